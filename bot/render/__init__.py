@@ -1,0 +1,1 @@
+"""Board pictures drawn with Pillow, one module per game, from views only."""
