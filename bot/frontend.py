@@ -71,6 +71,14 @@ class Frontend:
         usable = ", ".join(f"/{name}" for name in self.verbs) or "the buttons"
         raise IllegalMove(f"/{verb} is not used in this game; use {usable}.")
 
+    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Autocomplete for a command option: (label, value) pairs drawn from the legal actions.
+
+        `typed` holds the options the user has filled in so far, so that e.g. the
+        destinations offered follow the pawn already chosen.
+        """
+        return []
+
     def private_digest(self, view: dict) -> Any:
         """What of a player's own view is private; a change is sent to him by DM.
 

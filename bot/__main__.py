@@ -1,0 +1,54 @@
+"""`python -m bot`: start Parlor with the settings from the environment and `.env`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.client import ParlorBot, point_at_discord
+from bot.config import MissingToken, Settings
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+        token = settings.require_token()
+    except MissingToken as error:
+        print(f"parlor: {error}", file=sys.stderr)
+        return 2
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
+        print(f"parlor: bad setting: {problems}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    point_at_discord(settings)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        asyncio.run(_run(settings, token))
+    except KeyboardInterrupt:
+        logging.getLogger("bot").info("stopped")
+    except discord.LoginFailure:
+        print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
+              "(Bot -> Reset Token).", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _run(settings: Settings, token: str) -> None:
+    async with ParlorBot(settings) as bot:
+        await bot.start(token)
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM stops like Ctrl-C: every move is already committed, so nothing is lost."""
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""One user intent, from interaction to reply: the path every command and button shares.
+
+Cogs parse options and call these; these call the host, and only after the host
+has committed do they answer Discord. A refusal is an ephemeral reply; an
+unexpected error is logged with its traceback and answered with an apology.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import discord
+
+from bot.frontends import frontend_for
+from bot.host import Host, MoveOutcome, UserError
+from bot.replies import board_message, image_names, lobby_message, mention, outcome_message
+from bot.store import Seat, SessionRecord
+from games import get_game
+from games.core import IllegalMove
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+
+
+def host_of(interaction: discord.Interaction) -> Host:
+    return interaction.client.host  # type: ignore[attr-defined]
+
+
+def seat_of(user: discord.abc.User) -> Seat:
+    return Seat(id=str(user.id), name=getattr(user, "display_name", None) or user.name)
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """Tell only the user what went wrong and what to do instead."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Run `work`, turning refusals into ephemeral replies and crashes into an apology."""
+    try:
+        await work()
+    except UserError as error:
+        await refuse(interaction, error.message)
+    except IllegalMove as error:
+        await refuse(interaction, error.message)
+    except Exception:
+        log.exception("interaction %s failed", interaction.id)
+        with contextlib.suppress(discord.HTTPException):
+            await refuse(interaction, APOLOGY)
+
+
+async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
+    """The public reply to a committed move, then each affected player's private view."""
+    await interaction.response.send_message(**outcome_message(outcome))
+    await send_private_views(interaction.client, interaction.channel, outcome)
+
+
+async def send_private_views(client: discord.Client, channel: Any, outcome: MoveOutcome) -> None:
+    """DM each player whose private view changed; tell the channel (naming no bone) if DMs are closed."""
+    session = outcome.session
+    frontend = frontend_for(session.slug)
+    closed: list[str] = []
+    for player, after in outcome.views_after.items():
+        digest = frontend.private_digest(after)
+        if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
+            continue
+        try:
+            user = client.get_user(int(player)) or await client.fetch_user(int(player))
+            png = frontend.draw_private(after, image_names(session))
+            await user.send(
+                f"Your view in {frontend_title(session)} (<#{session.channel_id}>):",
+                file=discord.File(io.BytesIO(png), filename="your-view.png"),
+            )
+        except discord.Forbidden:
+            closed.append(player)
+        except discord.HTTPException:
+            log.warning("could not DM player %s of session %s", player, session.id)
+            closed.append(player)
+    if closed and channel is not None:
+        who = ", ".join(mention(p) for p in closed)
+        await channel.send(f"{who}: I can't send you direct messages. Use `/hand` or the **Show my bones** "
+                           "button to see your private view.",
+                           allowed_mentions=discord.AllowedMentions(users=True))
+
+
+def frontend_title(session: SessionRecord) -> str:
+    return f"{get_game(session.slug).title} #{session.id}"
+
+
+async def perform_in_channel(interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
+    """A slash command's action on the channel's game."""
+
+    async def work() -> None:
+        host = host_of(interaction)
+        outcome = await host.act_in_channel(str(interaction.channel_id), str(interaction.user.id), action)
+        await announce(interaction, outcome)
+
+    await guarded(interaction, work)
+
+
+async def press_action_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
+    async def work() -> None:
+        host = host_of(interaction)
+        session = await host.session(session_id)
+        action = frontend_for(session.slug).action_for_button(token)
+        outcome = await host.act(session_id, str(interaction.user.id), action, expected_version=version)
+        await announce(interaction, outcome)
+        if interaction.message is not None:
+            # The old message's buttons are spent; clear them so nobody presses a stale one.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
+
+    await guarded(interaction, work)
+
+
+async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
+    async def work() -> None:
+        host = host_of(interaction)
+        session = await host.session(session_id)
+        if session.status != "lobby":
+            raise UserError("This lobby is closed. Look for the game's latest message, or `/game start`.")
+        channel = str(interaction.channel_id)
+        if verb == "join":
+            await join(interaction, channel)
+        elif verb == "leave":
+            await leave(interaction, channel)
+        else:
+            await begin(interaction, channel)
+
+    await guarded(interaction, work)
+
+
+async def join(interaction: discord.Interaction, channel_id: str) -> None:
+    session, began = await host_of(interaction).join(channel_id, seat_of(interaction.user))
+    if began is not None:
+        await announce_start(interaction, began)
+    else:
+        await interaction.response.send_message(
+            **lobby_message(session, note=f"{mention(str(interaction.user.id))} joined."))
+
+
+async def leave(interaction: discord.Interaction, channel_id: str) -> None:
+    session = await host_of(interaction).leave(channel_id, str(interaction.user.id))
+    if session.status == "abandoned":
+        await interaction.response.send_message("The lobby is empty and has been closed.")
+    else:
+        await interaction.response.send_message(
+            **lobby_message(session, note=f"{mention(str(interaction.user.id))} left."))
+
+
+async def begin(interaction: discord.Interaction, channel_id: str) -> None:
+    outcome = await host_of(interaction).begin(channel_id, str(interaction.user.id))
+    await announce_start(interaction, outcome)
+
+
+async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
+    players = ", ".join(mention(p) for p in outcome.session.player_ids)
+    await interaction.response.send_message(
+        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}."))
+    await send_private_views(interaction.client, interaction.channel, outcome)

@@ -1,0 +1,69 @@
+"""Persistent buttons: everything they need travels in their custom_id.
+
+They are `DynamicItem`s registered once at start-up, so a button on a message
+sent before a restart still works: the custom_id names the session, the version
+it was drawn for and the action, and the host checks that version.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.frontend import TOKEN_PATTERN
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=rf"parlor:act:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<token>{TOKEN_PATTERN})"):
+    """A game action for whoever presses it; the engine refuses the wrong player."""
+
+    def __init__(self, session_id: int, version: int, token: str, *, label: str = "Go",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"parlor:act:{session_id}:{version}:{token}"))
+        self.session_id = session_id
+        self.version = version
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ActionButton:
+        return cls(int(match["session"]), int(match["version"]), match["token"],
+                   label=item.label or "Go", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.actions import press_action_button
+
+        await press_action_button(interaction, self.session_id, self.version, self.token)
+
+
+LOBBY_LABELS = {"join": ("Join", discord.ButtonStyle.success),
+                "leave": ("Leave", discord.ButtonStyle.secondary),
+                "begin": ("Begin", discord.ButtonStyle.primary)}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"parlor:lobby:(?P<session>[0-9]+):(?P<verb>join|leave|begin)"):
+    """Join, Leave or Begin on a lobby card."""
+
+    def __init__(self, session_id: int, verb: str) -> None:
+        label, style = LOBBY_LABELS[verb]
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"parlor:lobby:{session_id}:{verb}"))
+        self.session_id = session_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(int(match["session"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.actions import press_lobby_button
+
+        await press_lobby_button(interaction, self.session_id, self.verb)
+
+
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton]
+"""Registered by the client at start-up; game cogs may add their own."""

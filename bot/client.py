@@ -1,0 +1,90 @@
+"""The Discord client: connects, loads the cogs, registers persistent buttons, syncs commands."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import APOLOGY, refuse
+from bot.buttons import PERSISTENT_ITEMS
+from bot.config import Settings
+from bot.host import Host, UserError
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+COGS = ["cogs.lobby", "cogs.verbs"]
+"""Extensions loaded at start-up, one cog per concern; game cogs append themselves here."""
+
+
+def point_at_discord(settings: Settings) -> None:
+    """Send REST and gateway traffic to an emulator when configured (tests, local development)."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class ParlorTree(app_commands.CommandTree):
+    """Answers any command error a user can see with an ephemeral message."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, UserError):
+            await refuse(interaction, original.message)
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await refuse(interaction, str(error) or "You can't use that command here.")
+            return
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                  exc_info=original)
+        try:
+            await refuse(interaction, APOLOGY)
+        except discord.HTTPException:
+            log.warning("could not send the apology for interaction %s", interaction.id)
+
+
+class ParlorBot(commands.Bot):
+    """The bot process: one host over one store, shared by every cog."""
+
+    host: Host
+
+    def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
+        intents = discord.Intents.default()
+        intents.members = False
+        intents.message_content = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
+                         help_command=None)
+        self.settings = settings
+        self._store = store
+
+    async def setup_hook(self) -> None:
+        store = self._store or await Store.open(self.settings.database_path)
+        self.host = Host(store)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        for extension in COGS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        guild_id = self.settings.discord_guild_id
+        if guild_id:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        if getattr(self, "host", None) is not None:
+            await self.host.store.close()

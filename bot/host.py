@@ -1,0 +1,281 @@
+"""The game host: one session per channel, and the whole path of a move.
+
+A move is: take the session's lock, load it, let the engine apply the action
+with a recording randomness, then commit the move (with its chance) and the new
+state in one transaction, guarded by the version. Only after that commit does
+the caller tell Discord anything. Refusals raise `UserError` and write nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.store import ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
+from games import GAMES, get_game
+from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
+
+Clock = Callable[[], float]
+
+
+class UserError(Exception):
+    """A refusal a user caused; the message says what to do instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class MoveOutcome:
+    """What a move (or the start of a game) did, for the replies to Discord."""
+
+    session: SessionRecord
+    events: list[dict]
+    public_view: dict
+    views_before: dict[str, dict] = field(default_factory=dict)
+    views_after: dict[str, dict] = field(default_factory=dict)
+    began: bool = False
+
+    @property
+    def to_act(self) -> list[str]:
+        return list(self.public_view.get("to_act") or [])
+
+
+class Host:
+    """Sessions per channel over a `Store`; all game changes go through here."""
+
+    def __init__(self, store: Store, clock: Clock = time.time,
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(64)) -> None:
+        self.store = store
+        self.clock = clock
+        self._seed_source = seed_source
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._states: dict[int, tuple[int, BaseModel]] = {}
+
+    # -- lookups -------------------------------------------------------------
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def open_session(self, channel_id: str) -> SessionRecord:
+        """The channel's lobby or running game, or a refusal saying how to start one."""
+        session = await self.store.open_session_in(channel_id)
+        if session is None:
+            raise UserError("There is no game in this channel. Start one with `/game start`.")
+        return session
+
+    async def last_session_in(self, channel_id: str) -> SessionRecord:
+        """The channel's open game, else its most recent one."""
+        found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        if not found:
+            raise UserError("No game has been played in this channel yet. Start one with `/game start`.")
+        return found[0]
+
+    async def session(self, session_id: int) -> SessionRecord:
+        session = await self.store.session(session_id)
+        if session is None:
+            raise UserError("That game no longer exists.")
+        return session
+
+    def state_of(self, session: SessionRecord) -> BaseModel:
+        """The session's engine state, parsed once per version."""
+        cached = self._states.get(session.id)
+        if cached and cached[0] == session.version:
+            return cached[1]
+        if session.state is None:
+            raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
+        state = get_game(session.slug).state_from_json(session.state)
+        self._states[session.id] = (session.version, state)
+        return state
+
+    def public_view(self, session: SessionRecord) -> dict:
+        return get_game(session.slug).view(self.state_of(session), None)
+
+    def view_for(self, session: SessionRecord, player: str) -> dict:
+        """A seated player's own view; anyone else gets the public view."""
+        who = player if player in session.player_ids else None
+        return get_game(session.slug).view(self.state_of(session), who)
+
+    def legal_actions(self, session: SessionRecord, player: str) -> list[dict]:
+        if session.status != "active" or player not in session.player_ids:
+            return []
+        return get_game(session.slug).legal_actions(self.state_of(session), player)
+
+    async def moves(self, session: SessionRecord) -> list[MoveRecord]:
+        return await self.store.moves(session.id)
+
+    # -- the lobby -----------------------------------------------------------
+
+    async def open_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
+                         invited: list[str] | None = None, options: Mapping[str, Any] | None = None,
+                         ) -> SessionRecord:
+        try:
+            game = get_game(slug)
+        except UnknownGame as error:
+            raise UserError(str(error)) from None
+        invited = [user for user in invited or [] if user != creator.id]
+        if len(invited) > game.max_players - 1:
+            raise UserError(f"{game.title} seats at most {game.max_players} players.")
+        try:
+            return await self.store.create_lobby(guild_id=guild_id, channel_id=channel_id, slug=slug,
+                                                 creator=creator, invited=invited, options=dict(options or {}),
+                                                 now=self.clock())
+        except ChannelBusy:
+            existing = await self.store.open_session_in(channel_id)
+            title = get_game(existing.slug).title if existing else "A game"
+            raise UserError(f"{title} is already open in this channel. Finish it, `/game abandon` it, "
+                            "or start yours in another channel.") from None
+
+    async def join(self, channel_id: str, seat: Seat) -> tuple[SessionRecord, MoveOutcome | None]:
+        """Seat a player; a lobby that becomes full begins at once (returned as the outcome)."""
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            game = get_game(session.slug)
+            if session.status != "lobby":
+                raise UserError(f"{game.title} has already begun here; wait for the next one.")
+            if seat.id in session.player_ids:
+                raise UserError("You have already joined. Wait for the others, or `/game leave`.")
+            free = game.max_players - len(session.players)
+            if free <= 0:
+                raise UserError(f"{game.title} is full.")
+            reserved = [user for user in session.invited if user not in session.player_ids]
+            if seat.id not in reserved and free <= len(reserved):
+                raise UserError("The remaining seats are saved for the invited players.")
+            session = await self._write(session, players=[*session.players, seat])
+            if len(session.players) == game.max_players:
+                return session, await self._begin_locked(session)
+            return session, None
+
+    async def leave(self, channel_id: str, player: str) -> SessionRecord:
+        """Leave a lobby; the last one out closes it."""
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            if session.status != "lobby":
+                raise UserError("The game has begun: to stop it, use `/game abandon`.")
+            if player not in session.player_ids:
+                raise UserError("You are not in this lobby.")
+            players = [seat for seat in session.players if seat.id != player]
+            if not players:
+                return await self._write(session, players=players, status="abandoned", end_reason="empty lobby")
+            return await self._write(session, players=players)
+
+    async def begin(self, channel_id: str, player: str) -> MoveOutcome:
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            game = get_game(session.slug)
+            if session.status != "lobby":
+                raise UserError(f"{game.title} has already begun.")
+            if player not in session.player_ids:
+                raise UserError("Only a player in the lobby can begin the game. `/game join` first.")
+            if len(session.players) < game.min_players:
+                raise UserError(f"{game.title} needs at least {game.min_players} players; "
+                                f"{len(session.players)} joined so far.")
+            return await self._begin_locked(session)
+
+    async def _begin_locked(self, session: SessionRecord) -> MoveOutcome:
+        game = get_game(session.slug)
+        rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+        state = game.new_game(session.player_ids, rng, session.options or None)
+        session = await self._write(session, status="active", state=state.model_dump_json(),
+                                    setup_outcomes=rng.outcomes)
+        self._states[session.id] = (session.version, state)
+        views = {p: game.view(state, p) for p in session.player_ids}
+        return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
+                           views_after=views, began=True)
+
+    async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            if player not in session.player_ids and not can_manage:
+                raise UserError("Only its players, or members with Manage Channels, can abandon this game.")
+            return await self._write(session, status="abandoned", end_reason="abandoned")
+
+    # -- moves ---------------------------------------------------------------
+
+    async def act(self, session_id: int, player: str, action: Mapping[str, Any],
+                  expected_version: int | None = None) -> MoveOutcome:
+        """Apply one action for `player`; commit it before returning."""
+        async with self._lock(session_id):
+            session = await self.session(session_id)
+            game = get_game(session.slug)
+            self._require_playable(session, game)
+            if expected_version is not None and expected_version != session.version:
+                raise UserError("That button belongs to an earlier turn: use the latest message's buttons "
+                                "or the slash commands.")
+            state = self.state_of(session)
+            rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+            try:
+                new_state, events = game.apply(state, player, dict(action), rng)
+            except IllegalMove as refusal:
+                raise UserError(self.humanize(session, refusal.message)) from None
+            result = game.result(new_state)
+            changes: dict[str, Any] = {"state": new_state.model_dump_json()}
+            if result is not None:
+                changes.update(status="finished", result=result, end_reason="played out")
+            try:
+                updated = await self.store.record_move(session, player=player, action=dict(action),
+                                                       outcomes=rng.outcomes, now=self.clock(), **changes)
+            except StaleVersion:
+                raise UserError("Someone else moved at the same moment. Look at the latest message "
+                                "and try again.") from None
+            self._states[session.id] = (updated.version, new_state)
+            return MoveOutcome(
+                session=updated, events=events, public_view=game.view(new_state, None),
+                views_before={p: game.view(state, p) for p in session.player_ids},
+                views_after={p: game.view(new_state, p) for p in session.player_ids},
+            )
+
+    async def act_in_channel(self, channel_id: str, player: str, action: Mapping[str, Any]) -> MoveOutcome:
+        session = await self.open_session(channel_id)
+        return await self.act(session.id, player, action)
+
+    def _require_playable(self, session: SessionRecord, game: Game) -> None:
+        if session.status == "lobby":
+            raise UserError(f"{game.title} has not begun yet: `/game join`, then `/game begin`.")
+        if session.status in ("finished", "abandoned"):
+            raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
+
+    async def _write(self, session: SessionRecord, **changes: Any) -> SessionRecord:
+        try:
+            return await self.store.update_session(session, now=self.clock(), **changes)
+        except StaleVersion:
+            raise UserError("Someone else changed this game at the same moment; try again.") from None
+        except ChannelBusy:
+            raise UserError("Another game is already open in this channel.") from None
+
+    @staticmethod
+    def humanize(session: SessionRecord, message: str) -> str:
+        """Engines name players by id; show their names instead."""
+        for seat in sorted(session.players, key=lambda s: len(s.id), reverse=True):
+            message = message.replace(seat.id, seat.name)
+        return message
+
+    # -- the audit -----------------------------------------------------------
+
+    async def replay(self, session_id: int) -> BaseModel:
+        """Rebuild a session's state from its setup and move log alone."""
+        session = await self.session(session_id)
+        if session.setup_outcomes is None:
+            raise UserError("This game never began, so it has no moves to replay.")
+        game = get_game(session.slug)
+        state = game.new_game(session.player_ids, ScriptedRandomness(**session.setup_outcomes),
+                              session.options or None)
+        for move in await self.store.moves(session_id):
+            state, _ = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
+        return state
+
+
+def known_games() -> dict[str, str]:
+    """Slug -> title, for choices in commands."""
+    return {slug: game.title for slug, game in GAMES.items()}

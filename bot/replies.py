@@ -1,0 +1,146 @@
+"""Messages built from views: the board embed, the lobby card, the log.
+
+Everything here reads views and session metadata only, never engine state, so
+what reaches a channel is exactly what the public view allows.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import discord
+
+from bot.buttons import ActionButton, LobbyButton
+from bot.frontends import frontend_for
+from bot.host import MoveOutcome
+from bot.store import MoveRecord, SessionRecord
+from games import get_game
+
+BOARD_FILE = "board.png"
+EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
+
+
+def mention(player_id: str) -> str:
+    return f"<@{player_id}>"
+
+
+def text_names(session: SessionRecord) -> dict[str, str]:
+    """Names for text: mentions, which Discord shows as the member's name."""
+    return {seat.id: mention(seat.id) for seat in session.players}
+
+
+def image_names(session: SessionRecord) -> dict[str, str]:
+    """Names for pictures, which cannot show a mention."""
+    return {seat.id: seat.name for seat in session.players}
+
+
+def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(int(p)) for p in player_ids if p.isdigit()],
+                                   roles=False, everyone=False)
+
+
+def turn_line(session: SessionRecord, public_view: dict) -> str:
+    """Who must act now, with a mention, or how the game ended."""
+    if session.status == "finished":
+        winners = (session.result or {}).get("winners") or []
+        if not winners:
+            return "🏁 The game is over: nobody wins."
+        names = ", ".join(mention(w) for w in winners)
+        return f"🏁 The game is over. Winner{'s' if len(winners) > 1 else ''}: {names}!"
+    if session.status == "abandoned":
+        return "This game was abandoned."
+    to_act = public_view.get("to_act") or []
+    if not to_act:
+        return ""
+    return f"{', '.join(mention(p) for p in to_act)}: your turn."
+
+
+def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
+                  headline: str | None = None) -> dict:
+    """Keyword arguments for `send_message`: the board embed, its picture and the next-step buttons."""
+    game = get_game(session.slug)
+    frontend = frontend_for(session.slug)
+    names = text_names(session)
+    lines = [line for line in frontend.describe_events(list(events), names) if line]
+    state_text = frontend.describe_state(public_view, names)
+    description = "\n".join(filter(None, [headline, *lines, state_text]))[:4000]
+    embed = discord.Embed(title=game.title, description=description or None, colour=EMBED_COLOUR)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    png = frontend.draw_board(public_view, image_names(session))
+    view = discord.ui.View(timeout=None)
+    if session.status == "active":
+        for button in frontend.buttons(public_view):
+            view.add_item(ActionButton(session.id, session.version, button.token, label=button.label,
+                                       style=getattr(discord.ButtonStyle, button.style)))
+    to_act = public_view.get("to_act") or []
+    winners = (session.result or {}).get("winners") or []
+    return {
+        "content": turn_line(session, public_view) or None,
+        "embed": embed,
+        "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
+        "view": view,
+        "allowed_mentions": _mentions([*to_act, *winners]),
+    }
+
+
+def outcome_message(outcome: MoveOutcome) -> dict:
+    return board_message(outcome.session, outcome.public_view, outcome.events)
+
+
+def lobby_message(session: SessionRecord, note: str | None = None) -> dict:
+    """The lobby card: who has joined, who is invited, and Join/Leave/Begin buttons."""
+    game = get_game(session.slug)
+    joined = ", ".join(mention(p) for p in session.player_ids)
+    waiting = [p for p in session.invited if p not in session.player_ids]
+    seats = (f"{game.min_players}" if game.min_players == game.max_players
+             else f"{game.min_players}–{game.max_players}")
+    lines = [f"**{game.title}** for {seats} players.", f"Joined: {joined}."]
+    if waiting:
+        lines.append(f"Invited: {', '.join(mention(p) for p in waiting)}: press **Join** or use `/game join`.")
+    if len(session.players) < game.max_players:
+        lines.append("Anyone may press **Join**." if not waiting else "")
+    if game.min_players < game.max_players:
+        lines.append(f"A player starts it with **Begin** once {game.min_players} have joined.")
+    if note:
+        lines.insert(0, note)
+    embed = discord.Embed(title=f"Lobby: {game.title}", description="\n".join(filter(None, lines)),
+                          colour=EMBED_COLOUR)
+    embed.set_footer(text=f"Game #{session.id}")
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(session.id, "join"))
+    view.add_item(LobbyButton(session.id, "leave"))
+    if game.min_players < game.max_players:
+        view.add_item(LobbyButton(session.id, "begin"))
+    return {"content": " ".join(mention(p) for p in waiting) or None, "embed": embed, "view": view,
+            "allowed_mentions": _mentions(waiting)}
+
+
+def rules_embed(slug: str) -> discord.Embed:
+    game = get_game(slug)
+    frontend = frontend_for(slug)
+    embed = discord.Embed(title=f"{game.title}: the rules in brief", description=frontend.rules_text[:4000],
+                          colour=EMBED_COLOUR)
+    verbs = "\n".join(f"`/{verb}`: {hint}" for verb, hint in frontend.verbs.items())
+    if verbs:
+        embed.add_field(name="Commands", value=verbs[:1024], inline=False)
+    return embed
+
+
+def log_text(session: SessionRecord, moves: Sequence[MoveRecord]) -> str:
+    """The move log as lines a player can read; long logs keep their latest moves."""
+    if not moves:
+        return "No moves yet."
+    lines = []
+    for move in moves:
+        details = ", ".join(f"{k} {v}" for k, v in move.action.items() if k != "type")
+        chance = move.outcomes.get("rolls") or []
+        rolled = f" (rolled {', '.join(map(str, chance))})" if chance else ""
+        lines.append(f"{move.seq}. {session.name_of(move.player)}: {move.action.get('type')}"
+                     f"{' ' + details if details else ''}{rolled}")
+    text = "\n".join(lines)
+    while len(text) > 1900:
+        lines = lines[1:]
+        text = "…\n" + "\n".join(lines)
+    return text

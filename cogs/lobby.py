@@ -1,0 +1,111 @@
+"""`/game ...`: open a lobby, join, leave, begin, and look at a channel's game."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import begin, guarded, host_of, join, leave, seat_of
+from bot.replies import board_message, lobby_message, log_text, rules_embed
+from games import GAMES, get_game
+
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_channels)
+
+
+class Lobby(commands.GroupCog, group_name="game", group_description="Start, join and follow games"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a lobby for a game in this channel")
+    @app_commands.describe(game="Which game", opponent="Invite someone (they are mentioned and get a seat)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                    opponent: discord.User | None = None) -> None:
+        async def work() -> None:
+            if opponent is not None and opponent.bot:
+                await interaction.response.send_message("Bots can't play; invite a person instead.",
+                                                        ephemeral=True)
+                return
+            invited = [str(opponent.id)] if opponent is not None else []
+            host = host_of(interaction)
+            session = await host.open_lobby(guild_id=str(interaction.guild_id),
+                                            channel_id=str(interaction.channel_id), slug=game.value,
+                                            creator=seat_of(interaction.user), invited=invited)
+            await interaction.response.send_message(**lobby_message(session))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="join", description="Join the lobby in this channel")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: join(interaction, str(interaction.channel_id)))
+
+    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: leave(interaction, str(interaction.channel_id)))
+
+    @app_commands.command(name="begin", description="Begin the game once enough players have joined")
+    @app_commands.guild_only()
+    async def begin(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: begin(interaction, str(interaction.channel_id)))
+
+    @app_commands.command(name="status", description="Show the board and whose turn it is")
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await host.last_session_in(str(interaction.channel_id))
+            if session.status == "lobby":
+                await interaction.response.send_message(**lobby_message(session))
+                return
+            await interaction.response.send_message(**board_message(session, host.public_view(session)))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="rules", description="Our short summary of a game's rules")
+    @app_commands.describe(game="Which game (default: this channel's)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> None:
+            slug = game.value if game else (await host_of(interaction).open_session(str(interaction.channel_id))).slug
+            await interaction.response.send_message(embed=rules_embed(slug), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="log", description="The moves of this channel's game so far")
+    @app_commands.guild_only()
+    async def log(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await host.last_session_in(str(interaction.channel_id))
+            moves = await host.moves(session)
+            title = get_game(session.slug).title
+            await interaction.response.send_message(f"**{title} #{session.id}**\n{log_text(session, moves)}",
+                                                    ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="abandon", description="End this channel's game without a result")
+    @app_commands.guild_only()
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await host.abandon(str(interaction.channel_id), str(interaction.user.id),
+                                         can_manage=_can_manage(interaction))
+            title = get_game(session.slug).title
+            await interaction.response.send_message(
+                f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one.")
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Lobby(bot))

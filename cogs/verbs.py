@@ -1,0 +1,86 @@
+"""The verbs several games share: `/roll`, `/move`, `/place`.
+
+One command per verb, with options covering every game that uses it; the
+channel's game turns them into its action (through its frontend) and explains
+when an option is missing or the verb does not fit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import guarded, host_of, perform_in_channel
+from bot.frontends import frontend_for
+from bot.host import UserError
+
+MAX_CHOICES = 25
+
+
+async def verb_action(interaction: discord.Interaction, verb: str, options: dict[str, Any]) -> dict:
+    session = await host_of(interaction).open_session(str(interaction.channel_id))
+    return frontend_for(session.slug).verb_action(verb, {k: v for k, v in options.items() if v is not None})
+
+
+async def act_on_verb(interaction: discord.Interaction, verb: str, **options: Any) -> None:
+    async def work() -> None:
+        action = await verb_action(interaction, verb, options)
+        await perform_in_channel(interaction, action)
+
+    await guarded(interaction, work)
+
+
+async def autocomplete_verb(interaction: discord.Interaction, verb: str, option: str,
+                            current: str) -> list[app_commands.Choice[str]]:
+    """Choices for `option` of `verb` from the user's legal actions in this channel's game."""
+    host = host_of(interaction)
+    try:
+        session = await host.open_session(str(interaction.channel_id))
+    except UserError:
+        return []
+    legal = host.legal_actions(session, str(interaction.user.id))
+    typed = {key: value for key, value in vars(interaction.namespace).items() if value is not None}
+    pairs = frontend_for(session.slug).choices(verb, option, legal, typed)
+    needle = current.lower()
+    return [app_commands.Choice(name=label[:100], value=str(value)[:100])
+            for label, value in pairs if needle in label.lower() or needle in str(value).lower()][:MAX_CHOICES]
+
+
+class Verbs(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="roll", description="Roll the dice in this channel's game")
+    @app_commands.guild_only()
+    async def roll(self, interaction: discord.Interaction) -> None:
+        await act_on_verb(interaction, "roll")
+
+    @app_commands.command(name="move", description="Move a pawn or a train in this channel's game")
+    @app_commands.describe(pawn="Follow the Arrow: the pawn's number", to="Where to: a circle (c4) or a city",
+                           path="Crayon Rails: mileposts to move along, e.g. F7 G7 H8")
+    @app_commands.guild_only()
+    async def move(self, interaction: discord.Interaction, to: str | None = None,
+                   pawn: app_commands.Range[int, 1, 5] | None = None, path: str | None = None) -> None:
+        await act_on_verb(interaction, "move", to=to, pawn=pawn, path=path)
+
+    @move.autocomplete("to")
+    async def move_to(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await autocomplete_verb(interaction, "move", "to", current)
+
+    @app_commands.command(name="place", description="Place pawns or a drawn bone in this channel's game")
+    @app_commands.describe(order="Follow the Arrow: pawn numbers for columns a..e, e.g. 3 1 5 2 4",
+                           target="Johari Bones: whose bone to replace", position="Johari Bones: which position")
+    @app_commands.choices(position=[app_commands.Choice(name=p, value=p) for p in ("up", "in", "out")])
+    @app_commands.guild_only()
+    async def place(self, interaction: discord.Interaction, order: str | None = None,
+                    target: discord.User | None = None,
+                    position: app_commands.Choice[str] | None = None) -> None:
+        await act_on_verb(interaction, "place", order=order, target=str(target.id) if target else None,
+                          position=position.value if position else None)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Verbs(bot))
