@@ -1,0 +1,170 @@
+"""The host against a real SQLite file: lobbies, moves, locking, refusals, replay."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.host import Host, UserError
+from bot.store import Store
+from games import get_game
+from tests.bot.conftest import ALICE, BOB, CAROL
+
+CHANNEL = "900"
+
+
+async def start_john_henry(host: Host) -> int:
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    session, outcome = await host.join(CHANNEL, BOB)
+    assert outcome is not None and outcome.began, "a full two-player lobby begins on its own"
+    return session.id
+
+
+async def play_until_over(host: Host, session_id: int, limit: int = 500) -> None:
+    for _ in range(limit):
+        session = await host.session(session_id)
+        if session.status != "active":
+            return
+        player = host.public_view(session)["to_act"][0]
+        await host.act(session_id, player, host.legal_actions(session, player)[0])
+    raise AssertionError("the game did not end")
+
+
+async def test_lobby_refuses_a_second_game_and_unknown_games(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    with pytest.raises(UserError, match="already open"):
+        await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="two-fat-dudes", creator=BOB)
+    with pytest.raises(UserError, match="no game called"):
+        await host.open_lobby(guild_id="1", channel_id="901", slug="chess", creator=BOB)
+
+
+async def test_invited_opponent_has_the_seat(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
+    with pytest.raises(UserError, match="saved for the invited"):
+        await host.join(CHANNEL, CAROL)
+    session, outcome = await host.join(CHANNEL, BOB)
+    assert outcome is not None and session.player_ids == [ALICE.id, BOB.id]
+
+
+async def test_join_twice_and_leave(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    with pytest.raises(UserError, match="already joined"):
+        await host.join(CHANNEL, ALICE)
+    closed = await host.leave(CHANNEL, ALICE.id)
+    assert closed.status == "abandoned"
+    with pytest.raises(UserError, match="no game in this channel"):
+        await host.open_session(CHANNEL)
+
+
+async def test_no_game_here(host):
+    with pytest.raises(UserError, match="/game start"):
+        await host.act_in_channel(CHANNEL, ALICE.id, {"type": "roll"})
+
+
+async def test_a_move_survives_closing_and_reopening_the_store(tmp_path, clock):
+    path = tmp_path / "parlor.sqlite3"
+    store = await Store.open(path)
+    host = Host(store, clock=clock)
+    session_id = await start_john_henry(host)
+    outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
+    await store.close()
+
+    reopened = Host(await Store.open(path), clock=clock)
+    session = await reopened.session(session_id)
+    assert session.version == outcome.session.version
+    assert reopened.public_view(session) == outcome.public_view
+    assert len(await reopened.moves(session)) == 1
+    await reopened.store.close()
+
+
+async def test_illegal_move_writes_nothing(host):
+    session_id = await start_john_henry(host)
+    before = await host.session(session_id)
+    with pytest.raises(UserError) as refusal:
+        await host.act(session_id, CAROL.id, {"type": "roll"})
+    assert CAROL.id not in refusal.value.message
+    with pytest.raises(UserError):
+        await host.act(session_id, ALICE.id, {"type": "fly"})
+    after = await host.session(session_id)
+    assert after == before
+    assert await host.moves(after) == []
+
+
+async def test_refusals_name_players_not_ids(host):
+    session_id = await start_john_henry(host)
+    await host.act(session_id, ALICE.id, {"type": "roll"})
+    session = await host.session(session_id)
+    if ALICE.id in host.public_view(session)["to_act"]:
+        return  # a roll-off tie: Alice may roll again, nothing to refuse
+    with pytest.raises(UserError) as refusal:
+        await host.act(session_id, ALICE.id, {"type": "roll"})
+    assert ALICE.id not in refusal.value.message and BOB.id not in refusal.value.message
+
+
+async def test_two_concurrent_moves_apply_one_after_the_other(host):
+    session_id = await start_john_henry(host)
+    base = (await host.session(session_id)).version
+    results = await asyncio.gather(
+        host.act(session_id, ALICE.id, {"type": "roll"}),
+        host.act(session_id, BOB.id, {"type": "roll"}),
+        return_exceptions=True,
+    )
+    moves = await host.moves(await host.session(session_id))
+    successes = [r for r in results if not isinstance(r, Exception)]
+    assert len(moves) == len(successes) >= 1
+    assert sorted(r.session.version for r in successes) == list(range(base + 1, base + 1 + len(successes)))
+    # No lost update: the stored state is what the log replays to.
+    session = await host.session(session_id)
+    assert (await host.replay(session_id)).model_dump_json() == session.state
+
+
+async def test_two_clicks_of_one_button_move_once(host):
+    session_id = await start_john_henry(host)
+    version = (await host.session(session_id)).version
+    results = await asyncio.gather(
+        host.act(session_id, ALICE.id, {"type": "roll"}, expected_version=version),
+        host.act(session_id, ALICE.id, {"type": "roll"}, expected_version=version),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert isinstance([r for r in results if isinstance(r, Exception)][0], UserError)
+    assert len(await host.moves(await host.session(session_id))) == 1
+
+
+async def test_replay_reproduces_a_whole_game(host):
+    session_id = await start_john_henry(host)
+    await play_until_over(host, session_id)
+    session = await host.session(session_id)
+    assert session.status == "finished" and session.result["winners"]
+    replayed = await host.replay(session_id)
+    assert replayed.model_dump_json() == session.state
+    assert get_game("john-henry").result(replayed) == session.result
+
+
+async def test_moves_after_the_end_are_refused(host):
+    session_id = await start_john_henry(host)
+    await play_until_over(host, session_id)
+    with pytest.raises(UserError, match="is over"):
+        await host.act(session_id, ALICE.id, {"type": "roll"})
+
+
+async def test_abandon_needs_a_player_or_manage_channels(host):
+    await start_john_henry(host)
+    with pytest.raises(UserError, match="Manage Channels"):
+        await host.abandon(CHANNEL, CAROL.id, can_manage=False)
+    abandoned = await host.abandon(CHANNEL, CAROL.id, can_manage=True)
+    assert abandoned.status == "abandoned"
+
+
+async def test_multi_player_lobby_begins_on_request(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE)
+    with pytest.raises(UserError, match="at least 2"):
+        await host.begin(CHANNEL, ALICE.id)
+    _, outcome = await host.join(CHANNEL, BOB)
+    assert outcome is None, "Johari seats up to four, so it waits for Begin"
+    with pytest.raises(UserError, match="Only a player"):
+        await host.begin(CHANNEL, CAROL.id)
+    began = await host.begin(CHANNEL, BOB.id)
+    assert began.session.status == "active"
+    assert began.session.setup_outcomes["shuffles"], "the deal's shuffle is recorded for replay"

@@ -1,0 +1,76 @@
+"""The store against a real SQLite file: migrations, the one-open-game rule, versions, the move log."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.migrations import MIGRATIONS
+from bot.store import ChannelBusy, Seat, StaleVersion, Store
+
+ALICE = Seat(id="101", name="Alice")
+
+
+async def test_migrations_run_once_and_reopening_keeps_data(tmp_path):
+    path = tmp_path / "parlor.sqlite3"
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                     invited=[], options={}, now=1.0)
+    await store.close()
+
+    reopened = await Store.open(path)
+    assert await reopened.schema_version() == len(MIGRATIONS)
+    again = await reopened.session(lobby.id)
+    assert again == lobby
+    await reopened.close()
+
+
+async def test_wal_mode_is_on(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    await store.close()
+    with sqlite3.connect(tmp_path / "db.sqlite3") as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_one_open_session_per_channel(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    first = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                     invited=[], options={}, now=1.0)
+    with pytest.raises(ChannelBusy):
+        await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                 invited=[], options={}, now=2.0)
+    await store.update_session(first, now=3.0, status="abandoned")
+    second = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                      invited=[], options={}, now=4.0)
+    assert second.id != first.id
+    await store.close()
+
+
+async def test_stale_version_writes_nothing(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                     invited=[], options={}, now=1.0)
+    await store.update_session(lobby, now=2.0, status="active", state="{}")
+    with pytest.raises(StaleVersion):
+        await store.record_move(lobby, player="101", action={"type": "roll"}, outcomes={"rolls": [3]},
+                                now=3.0, state='{"stale": true}')
+    assert await store.moves(lobby.id) == []
+    current = await store.session(lobby.id)
+    assert current.state == "{}" and current.version == 1
+    await store.close()
+
+
+async def test_record_move_appends_in_sequence(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    session = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                       invited=[], options={}, now=1.0)
+    for n in range(3):
+        session = await store.record_move(session, player="101", action={"type": "roll"},
+                                          outcomes={"rolls": [n + 1], "shuffles": []}, now=2.0 + n, state=str(n))
+    moves = await store.moves(session.id)
+    assert [m.seq for m in moves] == [1, 2, 3]
+    assert [m.outcomes["rolls"] for m in moves] == [[1], [2], [3]]
+    assert session.version == 3 and session.state == "2"
+    await store.close()
