@@ -1,0 +1,197 @@
+"""The JSON shapes Discord sends, built from the recorded world (field names as in Discord's API v10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeMessage, FakeRole, FakeUser, World
+
+
+def user(u: FakeUser) -> dict[str, Any]:
+    return {
+        "id": str(u.id),
+        "username": u.name,
+        "global_name": None if u.bot else u.name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": u.bot,
+        "system": False,
+        "public_flags": 0,
+    }
+
+
+def client_user(u: FakeUser) -> dict[str, Any]:
+    return {**user(u), "verified": True, "mfa_enabled": False, "flags": 0, "email": None, "locale": "en-US"}
+
+
+def member(world: World, u: FakeUser, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "roles": [str(r) for r in u.role_ids],
+        "nick": None,
+        "avatar": None,
+        "banner": None,
+        "joined_at": u.joined_at,
+        "premium_since": None,
+        "deaf": False,
+        "mute": False,
+        "pending": False,
+        "flags": 0,
+        "communication_disabled_until": None,
+    }
+    if with_user:
+        data["user"] = user(u)
+    if with_permissions:
+        data["permissions"] = str(world.permissions_of(u))
+    return data
+
+
+def role(r: FakeRole) -> dict[str, Any]:
+    return {
+        "id": str(r.id),
+        "name": r.name,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "icon": None,
+        "unicode_emoji": None,
+        "position": r.position,
+        "permissions": str(r.permissions),
+        "managed": r.name == "Parlor",
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def channel(world: World, c: FakeChannel, *, viewer: FakeUser | None = None) -> dict[str, Any]:
+    """A channel object; `viewer` adds the `permissions` field interactions carry for the invoking user."""
+    last = world.channel_messages(c.id)
+    last_id = str(last[-1].id) if last else None
+    if c.is_dm:
+        recipient = world.users[c.recipient_id or 0]
+        return {"id": str(c.id), "type": 1, "last_message_id": last_id, "flags": 0, "recipients": [user(recipient)]}
+    data: dict[str, Any] = {
+        "id": str(c.id),
+        "type": c.type,
+        "guild_id": str(world.guild.id),
+        "name": c.name,
+        "position": c.position,
+        "permission_overwrites": [],
+        "topic": None,
+        "nsfw": False,
+        "last_message_id": last_id,
+        "rate_limit_per_user": 0,
+        "parent_id": None,
+        "flags": 0,
+    }
+    if viewer is not None:
+        data["permissions"] = str(world.permissions_of(viewer))
+    return data
+
+
+def guild_create(world: World) -> dict[str, Any]:
+    g = world.guild
+    members = world.members()
+    return {
+        "id": str(g.id),
+        "name": g.name,
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "banner": None,
+        "description": None,
+        "owner_id": str(g.owner_id),
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "premium_progress_bar_enabled": False,
+        "preferred_locale": "en-US",
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "public_updates_channel_id": None,
+        "safety_alerts_channel_id": None,
+        "vanity_url_code": None,
+        "application_id": None,
+        "max_members": 500000,
+        "features": [],
+        "roles": [role(r) for r in g.roles],
+        "emojis": [],
+        "stickers": [],
+        "joined_at": world.bot_user.joined_at,
+        "large": False,
+        "unavailable": False,
+        "member_count": len(members),
+        "members": [member(world, m) for m in members],
+        "channels": [channel(world, c) for c in world.guild_channels()],
+        "threads": [],
+        "presences": [],
+        "voice_states": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
+
+
+def attachment(world: World, message: FakeMessage, a: FakeAttachment) -> dict[str, Any]:
+    url = f"{world.base_url}/attachments/{message.channel_id}/{a.id}/{a.filename}"
+    data: dict[str, Any] = {
+        "id": str(a.id),
+        "filename": a.filename,
+        "size": a.size,
+        "url": url,
+        "proxy_url": url,
+        "content_type": a.content_type,
+        "flags": 0,
+    }
+    if a.description is not None:
+        data["description"] = a.description
+    if message.ephemeral:
+        data["ephemeral"] = True
+    return data
+
+
+def message(world: World, m: FakeMessage, *, gateway: bool = False) -> dict[str, Any]:
+    """A message object; `gateway` adds guild_id and member as MESSAGE_CREATE carries them."""
+    author = world.users[m.author_id]
+    data: dict[str, Any] = {
+        "id": str(m.id),
+        "channel_id": str(m.channel_id),
+        "author": user(author),
+        "content": m.content,
+        "timestamp": m.timestamp,
+        "edited_timestamp": m.edited_timestamp,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [attachment(world, m, a) for a in m.attachments],
+        "embeds": m.embeds,
+        "components": m.components,
+        "pinned": False,
+        "type": m.type,
+        "flags": m.flags,
+    }
+    if author.bot:
+        data["application_id"] = str(world.bot_user.id)
+    if m.webhook_id is not None:
+        data["webhook_id"] = str(m.webhook_id)
+    if m.interaction_id is not None:
+        invoker = world.users[m.interaction_user_id or 0]
+        data["interaction_metadata"] = {
+            "id": str(m.interaction_id),
+            "type": m.interaction_type,
+            "user": user(invoker),
+            "authorizing_integration_owners": {"0": str(world.guild.id)},
+        }
+    channel_of = world.channels.get(m.channel_id)
+    if gateway and channel_of is not None and not channel_of.is_dm:
+        data["guild_id"] = str(world.guild.id)
+        if author.member:
+            data["member"] = member(world, author, with_user=False)
+    return data

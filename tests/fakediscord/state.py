@@ -1,0 +1,312 @@
+"""The recorded world of the fake Discord: users, the test guild, channels and every message.
+
+Everything the bot does over REST lands here, and the test-facing API reads it back. Each change
+wakes the waiters (`World.wait_until`), so tests await conditions instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from tests.fakediscord import permissions as perms
+from tests.fakediscord.components import walk
+
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+T = TypeVar("T")
+
+
+class SnowflakeFactory:
+    """Discord-shaped ids (timestamp in the high bits), increasing, so ordering by id is ordering by time."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count()
+
+    def __call__(self) -> int:
+        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(eq=False)
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord user; `member` is False for users outside the test guild (they can still DM the bot)."""
+
+    id: int
+    name: str
+    bot: bool = False
+    member: bool = True
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=now_iso)
+    refuses_dms: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel (type 0) or the DM channel between the bot and one user (type 1)."""
+
+    id: int
+    name: str
+    type: int = 0
+    position: int = 0
+    recipient_id: int | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    roles: list[FakeRole] = field(default_factory=list)
+
+    @property
+    def everyone(self) -> FakeRole:
+        return self.roles[0]
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes = field(repr=False)
+    description: str | None = None
+    content_type: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as Discord holds it, plus who may see it (`visible_to`, for ephemeral messages)."""
+
+    id: int
+    channel_id: int
+    author_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    visible_to: int | None = None
+    interaction_id: int | None = None
+    interaction_user_id: int | None = None
+    interaction_type: int | None = None
+    webhook_id: int | None = None
+    timestamp: str = field(default_factory=now_iso)
+    edited_timestamp: str | None = None
+    edits: int = 0
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "Bot is thinking..." placeholder."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def embed(self) -> dict[str, Any] | None:
+        return self.embeds[0] if self.embeds else None
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's title, description, field names/values and footer: for `in` checks."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for embed_field in embed.get("fields", []):
+                parts += [embed_field.get("name", ""), embed_field.get("value", "")]
+            parts.append(embed.get("footer", {}).get("text", ""))
+        parts += [c.get("content", "") for c in self.walk_components() if c.get("type") == 10]
+        return "\n".join(p for p in parts if p)
+
+    def walk_components(self) -> Iterator[dict[str, Any]]:
+        return walk(self.components)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.walk_components() if c.get("type") == 2]
+
+    def button(self, *, label: str | None = None, custom_id: str | None = None) -> dict[str, Any]:
+        """The one button with this label or custom_id; raises LookupError listing the buttons there are."""
+        found = [
+            b
+            for b in self.buttons()
+            if (label is None or b.get("label") == label) and (custom_id is None or b.get("custom_id") == custom_id)
+        ]
+        if len(found) != 1:
+            labels = [(b.get("label"), b.get("custom_id")) for b in self.buttons()]
+            raise LookupError(f"{len(found)} buttons match label={label!r} custom_id={custom_id!r}; have {labels}")
+        return found[0]
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.walk_components() if "custom_id" in c]
+
+    def attachment(self, filename: str) -> FakeAttachment:
+        for attachment in self.attachments:
+            if attachment.filename == filename:
+                return attachment
+        raise LookupError(f"no attachment {filename!r}; have {[a.filename for a in self.attachments]}")
+
+
+class World:
+    """All recorded state, and the one place that wakes waiters when any of it changes."""
+
+    def __init__(self) -> None:
+        self.base_url = ""
+        self.snowflake = SnowflakeFactory()
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.unknown_routes: list[tuple[str, str]] = []
+        self.http_errors: list[tuple[str, str, int, int]] = []
+        self.bot_user = FakeUser(id=self.snowflake(), name="parlor-test-bot", bot=True)
+        self.users[self.bot_user.id] = self.bot_user
+        owner = FakeUser(id=self.snowflake(), name="guild-owner")
+        self.users[owner.id] = owner
+        guild_id = self.snowflake()
+        self.guild = FakeGuild(
+            id=guild_id,
+            name="Parlor Test Guild",
+            owner_id=owner.id,
+            roles=[
+                FakeRole(id=guild_id, name="@everyone", permissions=perms.EVERYONE, position=0),
+                FakeRole(id=self.snowflake(), name="Moderators", permissions=perms.MODERATOR, position=1),
+                FakeRole(id=self.snowflake(), name="Parlor", permissions=perms.BOT, position=2),
+            ],
+        )
+        self.bot_user.role_ids = [self.guild.roles[2].id]
+        self._changed = asyncio.Event()
+        self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
+        self.watched: list[asyncio.Task[Any]] = []
+
+    # -- changes -----------------------------------------------------------------------------------
+    def changed(self) -> None:
+        """Wake everyone waiting on a condition; they re-check it."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def watch(self, task: asyncio.Task[Any]) -> None:
+        """Make every wait fail at once, with the task's exception, if this task (the bot) dies."""
+        self.watched.append(task)
+        task.add_done_callback(lambda _: self.changed())
+
+    def _raise_if_a_watched_task_died(self, what: str) -> None:
+        for task in self.watched:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise RuntimeError(f"the bot stopped while waiting for {what}") from task.exception()
+
+    async def wait_until(self, check: Callable[[], T], timeout: float, what: str) -> T:
+        """Return check()'s first truthy value, re-checking after every change; AssertionError on timeout."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            self._raise_if_a_watched_task_died(what)
+            value = check()
+            if value:
+                return value
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except TimeoutError:
+                continue
+
+    # -- entities ----------------------------------------------------------------------------------
+    def role(self, name: str) -> FakeRole:
+        for role in self.guild.roles:
+            if role.name == name:
+                return role
+        raise LookupError(f"no role {name!r}")
+
+    def add_user(self, name: str, *, member: bool, moderator: bool) -> FakeUser:
+        user = FakeUser(id=self.snowflake(), name=name, member=member)
+        if moderator:
+            user.role_ids.append(self.role("Moderators").id)
+        self.users[user.id] = user
+        self.changed()
+        return user
+
+    def add_channel(self, name: str) -> FakeChannel:
+        position = sum(1 for c in self.channels.values() if not c.is_dm)
+        channel = FakeChannel(id=self.snowflake(), name=name, position=position)
+        self.channels[channel.id] = channel
+        self.changed()
+        return channel
+
+    def guild_channels(self) -> list[FakeChannel]:
+        return [c for c in self.channels.values() if not c.is_dm]
+
+    def members(self) -> list[FakeUser]:
+        return [u for u in self.users.values() if u.member]
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and `user`, created on first use (Discord keeps one per pair)."""
+        for channel in self.channels.values():
+            if channel.recipient_id == user.id:
+                return channel
+        channel = FakeChannel(id=self.snowflake(), name=f"dm-{user.name}", type=1, recipient_id=user.id)
+        self.channels[channel.id] = channel
+        return channel
+
+    def permissions_of(self, user: FakeUser) -> int:
+        """Guild-level permissions (no channel overwrites exist in the fake); the owner and admins get all."""
+        if user.id == self.guild.owner_id:
+            return perms.ALL
+        value = self.guild.everyone.permissions
+        for role in self.guild.roles:
+            if role.id in user.role_ids:
+                value |= role.permissions
+        return perms.ALL if value & perms.ADMINISTRATOR else value
+
+    # -- messages ----------------------------------------------------------------------------------
+    def add_message(self, message: FakeMessage) -> FakeMessage:
+        self.messages[message.id] = message
+        self.message_event("MESSAGE_CREATE", message)
+        return message
+
+    def message_event(self, event: str, message: FakeMessage) -> None:
+        """Record that a message was created, updated or deleted: wakes waiters, tells the gateway."""
+        for listener in self.message_listeners:
+            listener(event, message)
+        self.changed()
+
+    def channel_messages(self, channel_id: int) -> list[FakeMessage]:
+        return sorted(
+            (m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted),
+            key=lambda m: m.id,
+        )
