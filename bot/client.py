@@ -13,11 +13,14 @@ from bot.actions import APOLOGY, refuse
 from bot.buttons import PERSISTENT_ITEMS
 from bot.config import Settings
 from bot.host import Host, UserError
+from bot.notices import DiscordNotices
 from bot.store import Store
+from bot.timers import TurnDispatcher
+from bot.turn_clock import Periods
 
 log = logging.getLogger(__name__)
 
-COGS = ["cogs.lobby", "cogs.verbs"]
+COGS = ["cogs.lobby", "cogs.verbs", "cogs.turns"]
 """Extensions loaded at start-up, one cog per concern; game cogs append themselves here."""
 
 
@@ -52,6 +55,7 @@ class ParlorBot(commands.Bot):
     """The bot process: one host over one store, shared by every cog."""
 
     host: Host
+    dispatcher: TurnDispatcher | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
         intents = discord.Intents.default()
@@ -64,7 +68,13 @@ class ParlorBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         store = self._store or await Store.open(self.settings.database_path)
-        self.host = Host(store)
+        self.host = Host(store, periods=Periods(reminder_hours=self.settings.reminder_hours,
+                                                turn_clock_hours=self.settings.turn_clock_hours))
+        notices = DiscordNotices(self)
+        self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
+                                         send_notice=notices.send_notice)
+        self.host.timers_added = self.dispatcher.wake
+        self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in COGS:
             await self.load_extension(extension)
@@ -85,6 +95,8 @@ class ParlorBot(commands.Bot):
         log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self.dispatcher is not None:
+            await self.dispatcher.stop()
         await super().close()
         if getattr(self, "host", None) is not None:
             await self.host.store.close()

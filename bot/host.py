@@ -18,6 +18,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.store import ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
+from bot.turn_clock import (
+    Periods,
+    WaitPlan,
+    claim_time_left,
+    format_duration,
+    no_wait,
+    plan_wait,
+    timeout_result,
+)
 from games import GAMES, get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
@@ -52,10 +61,14 @@ class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
     def __init__(self, store: Store, clock: Clock = time.time,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(64)) -> None:
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+                 periods: Periods | None = None) -> None:
         self.store = store
         self.clock = clock
         self._seed_source = seed_source
+        self.default_periods = periods or Periods()
+        self.timers_added: Callable[[float], None] = lambda due_at: None
+        """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, BaseModel]] = {}
 
@@ -151,7 +164,7 @@ class Host:
                 raise UserError("The remaining seats are saved for the invited players.")
             session = await self._write(session, players=[*session.players, seat])
             if len(session.players) == game.max_players:
-                return session, await self._begin_locked(session)
+                return session, await self._begin_locked(session, actor=seat.id)
             return session, None
 
     async def leave(self, channel_id: str, player: str) -> SessionRecord:
@@ -180,14 +193,17 @@ class Host:
             if len(session.players) < game.min_players:
                 raise UserError(f"{game.title} needs at least {game.min_players} players; "
                                 f"{len(session.players)} joined so far.")
-            return await self._begin_locked(session)
+            return await self._begin_locked(session, actor=player)
 
-    async def _begin_locked(self, session: SessionRecord) -> MoveOutcome:
+    async def _begin_locked(self, session: SessionRecord, actor: str) -> MoveOutcome:
         game = get_game(session.slug)
         rng = RecordingRandomness(SeededRandomness(self._seed_source()))
         state = game.new_game(session.player_ids, rng, session.options or None)
+        wait = await self._wait_plan(session, game.to_act(state), actor)
         session = await self._write(session, status="active", state=state.model_dump_json(),
-                                    setup_outcomes=rng.outcomes)
+                                    setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
+                                    timers=wait.timers)
+        self._scheduled(wait)
         self._states[session.id] = (session.version, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
@@ -199,7 +215,8 @@ class Host:
             session = await self.session(session.id)
             if player not in session.player_ids and not can_manage:
                 raise UserError("Only its players, or members with Manage Channels, can abandon this game.")
-            return await self._write(session, status="abandoned", end_reason="abandoned")
+            return await self._write(session, status="abandoned", end_reason="abandoned", waiting_since=None,
+                                     timers=no_wait().timers)
 
     # -- moves ---------------------------------------------------------------
 
@@ -223,13 +240,17 @@ class Host:
             changes: dict[str, Any] = {"state": new_state.model_dump_json()}
             if result is not None:
                 changes.update(status="finished", result=result, end_reason="played out")
+            wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
+            changes["waiting_since"] = wait.waiting_since
             try:
                 updated = await self.store.record_move(session, player=player, action=dict(action),
-                                                       outcomes=rng.outcomes, now=self.clock(), **changes)
+                                                       outcomes=rng.outcomes, now=self.clock(),
+                                                       timers=wait.timers, **changes)
             except StaleVersion:
                 raise UserError("Someone else moved at the same moment. Look at the latest message "
                                 "and try again.") from None
             self._states[session.id] = (updated.version, new_state)
+            self._scheduled(wait)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
@@ -245,6 +266,63 @@ class Host:
             raise UserError(f"{game.title} has not begun yet: `/game join`, then `/game begin`.")
         if session.status in ("finished", "abandoned"):
             raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
+
+    # -- waiting on players -----------------------------------------------------
+
+    async def periods_for(self, guild_id: str | None) -> Periods:
+        """The server's reminder and turn-clock periods, falling back to the bot's defaults."""
+        own = await self.store.guild_settings(guild_id)
+        return Periods(reminder_hours=own.reminder_hours or self.default_periods.reminder_hours,
+                       turn_clock_hours=own.turn_clock_hours or self.default_periods.turn_clock_hours)
+
+    async def set_periods(self, guild_id: str, *, reminder_hours: float | None = None,
+                          turn_clock_hours: float | None = None) -> Periods:
+        await self.store.set_guild_hours(guild_id, reminder_hours=reminder_hours, turn_clock_hours=turn_clock_hours)
+        return await self.periods_for(guild_id)
+
+    async def set_turn_dms(self, user_id: str, on: bool) -> None:
+        await self.store.set_turn_dms(user_id, on)
+
+    async def _wait_plan(self, session: SessionRecord, to_act: list[str], actor: str | None) -> WaitPlan:
+        if not to_act:
+            return no_wait()
+        return plan_wait(session.waiting_since, to_act, actor=actor, now=self.clock(),
+                         periods=await self.periods_for(session.guild_id),
+                         turn_dms=await self.store.turn_dm_users(to_act))
+
+    def _scheduled(self, wait: WaitPlan) -> None:
+        if wait.timers.add:
+            self.timers_added(min(timer.due_at for timer in wait.timers.add))
+
+    def to_act(self, session: SessionRecord) -> list[str]:
+        """Whom a running game waits on; nobody in a lobby or once it is over."""
+        if session.status != "active":
+            return []
+        return list(get_game(session.slug).to_act(self.state_of(session)))
+
+    async def claim(self, channel_id: str, player: str) -> SessionRecord:
+        """End a game whose turn clock ran out: the players it waits on lose (see bot.turn_clock)."""
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            game = get_game(session.slug)
+            self._require_playable(session, game)
+            if player not in session.player_ids:
+                raise UserError("Only the game's players can claim it.")
+            idle = self.to_act(session)
+            if not idle:
+                raise UserError("The game is not waiting on anyone, so there is nothing to claim.")
+            if player in idle:
+                raise UserError("The game is waiting on you: make your move instead.")
+            periods = await self.periods_for(session.guild_id)
+            left = claim_time_left(session.waiting_since, idle, fallback=session.updated_at, now=self.clock(),
+                                   periods=periods)
+            if left > 0:
+                raise UserError(f"The turn clock has not run out yet. You can claim in "
+                                f"{format_duration(left, round_up=True)}.")
+            return await self._write(session, status="finished", end_reason="timeout",
+                                     result=timeout_result(session.player_ids, idle), waiting_since=None,
+                                     timers=no_wait().timers)
 
     async def _write(self, session: SessionRecord, **changes: Any) -> SessionRecord:
         try:

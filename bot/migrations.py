@@ -40,4 +40,27 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, seq)
     );
     """,
+    # 2: playing over a day: when each wait began, due timers, per-user and per-server settings
+    """
+    ALTER TABLE sessions ADD COLUMN waiting_since TEXT;
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'notice')),
+        player TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        fired INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX timers_pending ON timers (due_at) WHERE fired = 0;
+    CREATE INDEX timers_by_session ON timers (session_id);
+    CREATE TABLE user_settings (
+        user_id TEXT PRIMARY KEY,
+        turn_dms INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE guild_settings (
+        guild_id TEXT PRIMARY KEY,
+        reminder_hours REAL,
+        turn_clock_hours REAL
+    );
+    """,
 ]

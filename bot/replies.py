@@ -15,6 +15,7 @@ from bot.buttons import ActionButton, LobbyButton
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome
 from bot.store import MoveRecord, SessionRecord
+from bot.turn_clock import format_duration
 from games import get_game
 
 BOARD_FILE = "board.png"
@@ -54,6 +55,15 @@ def turn_line(session: SessionRecord, public_view: dict) -> str:
     if not to_act:
         return ""
     return f"{', '.join(mention(p) for p in to_act)}: your turn."
+
+
+def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str | None:
+    """"⏳ Waiting on @bob for 3 h." for `/game status`; None when the game waits on nobody."""
+    to_act = public_view.get("to_act") or []
+    if session.status != "active" or not to_act:
+        return None
+    since = min((session.waiting_since or {}).get(p, session.updated_at) for p in to_act)
+    return f"⏳ Waiting on {', '.join(mention(p) for p in to_act)} for {format_duration(now - since)}."
 
 
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),

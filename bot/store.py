@@ -49,6 +49,7 @@ class SessionRecord(BaseModel):
     end_reason: str | None
     created_at: float
     updated_at: float
+    waiting_since: dict[str, float] | None = None
 
     @property
     def player_ids(self) -> list[str]:
@@ -72,6 +73,37 @@ class MoveRecord(BaseModel):
     created_at: float
 
 
+class Timer(BaseModel):
+    """One row of `timers`: a reminder or a turn notice due for a player of a session."""
+
+    id: int
+    session_id: int
+    kind: str
+    player: str
+    due_at: float
+    fired: bool
+
+
+class NewTimer(BaseModel):
+    kind: str
+    player: str
+    due_at: float
+
+
+class TimerPlan(BaseModel):
+    """How a write changes a session's timers: keep the pending ones of `keep`, drop the rest, add `add`."""
+
+    keep: list[str] = []
+    add: list[NewTimer] = []
+
+
+class GuildSettings(BaseModel):
+    """A server's own periods; None means the bot's default."""
+
+    reminder_hours: float | None = None
+    turn_clock_hours: float | None = None
+
+
 class ChannelBusy(Exception):
     """The channel already has a lobby or a running game."""
 
@@ -84,7 +116,7 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
     data = dict(row)
     for key in ("players", "invited", "options"):
         data[key] = json.loads(data[key])
-    for key in ("setup_outcomes", "result"):
+    for key in ("setup_outcomes", "result", "waiting_since"):
         data[key] = json.loads(data[key]) if data[key] is not None else None
     return SessionRecord.model_validate(data)
 
@@ -148,6 +180,18 @@ class Store:
             rows = await cursor.fetchall()
         return [_session_from_row(row) for row in rows]
 
+    async def sessions_with_player(self, player: str, statuses: Sequence[str],
+                                   guild_id: str | None = None) -> list[SessionRecord]:
+        """The sessions `player` is seated in, newest first, optionally on one server only."""
+        marks = ", ".join("?" for _ in statuses)
+        where = (f"status IN ({marks}) AND EXISTS (SELECT 1 FROM json_each(sessions.players)"
+                 " WHERE json_extract(json_each.value, '$.id') = ?)")
+        params: list[Any] = [*statuses, player]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        return await self.sessions_where(f"{where} ORDER BY id DESC", params)
+
     async def moves(self, session_id: int) -> list[MoveRecord]:
         async with self._db.execute(
             "SELECT * FROM moves WHERE session_id = ? ORDER BY seq", (session_id,)
@@ -178,19 +222,25 @@ class Store:
         assert session is not None
         return session
 
-    async def update_session(self, session: SessionRecord, *, now: float, **changes: Any) -> SessionRecord:
-        """Write `changes` to the session if it is still at `session.version`; bump the version."""
+    async def update_session(self, session: SessionRecord, *, now: float, timers: TimerPlan | None = None,
+                             **changes: Any) -> SessionRecord:
+        """Write `changes` (and `timers`) if the session is still at `session.version`; bump the version."""
         async with self._transaction():
             await self._update(session, now, changes)
+            if timers is not None:
+                await self._replace_timers(session.id, timers)
         updated = await self.session(session.id)
         assert updated is not None
         return updated
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
-                          outcomes: dict[str, Any], now: float, **changes: Any) -> SessionRecord:
-        """Append a move and store the session's new state in one transaction."""
+                          outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
+                          **changes: Any) -> SessionRecord:
+        """Append a move and store the session's new state (and its new timers) in one transaction."""
         async with self._transaction():
             await self._update(session, now, changes)
+            if timers is not None:
+                await self._replace_timers(session.id, timers)
             async with self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session.id,)
             ) as cursor:
@@ -203,6 +253,93 @@ class Store:
         updated = await self.session(session.id)
         assert updated is not None
         return updated
+
+    # -- timers ----------------------------------------------------------------
+
+    async def _replace_timers(self, session_id: int, plan: TimerPlan) -> None:
+        """Inside a transaction: drop fired timers and pending ones not kept, then add the new ones."""
+        keep = list(dict.fromkeys(plan.keep))
+        sql = "DELETE FROM timers WHERE session_id = ?"
+        if keep:
+            sql += f" AND (fired = 1 OR player NOT IN ({', '.join('?' for _ in keep)}))"
+        await self._db.execute(sql, (session_id, *keep))
+        for timer in plan.add:
+            await self._db.execute("INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
+                                   (session_id, timer.kind, timer.player, timer.due_at))
+
+    async def pending_timers(self, session_id: int | None = None) -> list[Timer]:
+        """Timers not yet fired, soonest first: of one session, or of all."""
+        where, params = ("fired = 0", ()) if session_id is None else ("fired = 0 AND session_id = ?", (session_id,))
+        async with self._db.execute(f"SELECT * FROM timers WHERE {where} ORDER BY due_at, id", params) as cursor:
+            rows = await cursor.fetchall()
+        return [Timer.model_validate(dict(row)) for row in rows]
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        async with self._db.execute(
+            "SELECT * FROM timers WHERE fired = 0 AND due_at <= ? ORDER BY due_at, id", (now,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [Timer.model_validate(dict(row)) for row in rows]
+
+    async def next_due(self) -> float | None:
+        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE fired = 0") as cursor:
+            (due,) = await cursor.fetchone()
+        return due
+
+    async def fire_timer(self, timer: Timer, next_due: float | None) -> bool:
+        """Mark `timer` fired and schedule its successor in one transaction.
+
+        False when it was fired or cancelled meanwhile (another dispatcher, or a move), so that
+        exactly one caller ever goes on to send it.
+        """
+        async with self._transaction():
+            cursor = await self._db.execute("UPDATE timers SET fired = 1 WHERE id = ? AND fired = 0", (timer.id,))
+            if cursor.rowcount != 1:
+                return False
+            if next_due is not None:
+                await self._db.execute(
+                    "INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
+                    (timer.session_id, timer.kind, timer.player, next_due))
+        return True
+
+    # -- settings ------------------------------------------------------------
+
+    async def set_turn_dms(self, user_id: str, on: bool) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms", (user_id, int(on)))
+
+    async def turn_dm_users(self, user_ids: Sequence[str]) -> set[str]:
+        """Those of `user_ids` who asked for a direct message when their turn comes."""
+        if not user_ids:
+            return set()
+        marks = ", ".join("?" for _ in user_ids)
+        async with self._db.execute(
+            f"SELECT user_id FROM user_settings WHERE turn_dms = 1 AND user_id IN ({marks})", tuple(user_ids)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {row["user_id"] for row in rows}
+
+    async def guild_settings(self, guild_id: str | None) -> GuildSettings:
+        if guild_id is None:
+            return GuildSettings()
+        async with self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+        return GuildSettings.model_validate(dict(row)) if row else GuildSettings()
+
+    async def set_guild_hours(self, guild_id: str, *, reminder_hours: float | None = None,
+                              turn_clock_hours: float | None = None) -> GuildSettings:
+        """Set whichever of the server's periods are given; the others stay as they were."""
+        async with self._transaction():
+            await self._db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            if reminder_hours is not None:
+                await self._db.execute("UPDATE guild_settings SET reminder_hours = ? WHERE guild_id = ?",
+                                       (reminder_hours, guild_id))
+            if turn_clock_hours is not None:
+                await self._db.execute("UPDATE guild_settings SET turn_clock_hours = ? WHERE guild_id = ?",
+                                       (turn_clock_hours, guild_id))
+        return await self.guild_settings(guild_id)
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
@@ -228,7 +365,7 @@ class Store:
             raise StaleVersion(session.id)
 
 
-_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result"}
+_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
 _COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason"}
 
 

@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import records
 from bot.actions import begin, guarded, host_of, join, leave, seat_of
-from bot.replies import board_message, lobby_message, log_text, rules_embed
+from bot.replies import board_message, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
@@ -66,7 +67,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             if session.status == "lobby":
                 await interaction.response.send_message(**lobby_message(session))
                 return
-            await interaction.response.send_message(**board_message(session, host.public_view(session)))
+            view = host.public_view(session)
+            await interaction.response.send_message(
+                **board_message(session, view, headline=waiting_line(session, view, host.clock())))
 
         await guarded(interaction, work)
 
@@ -103,6 +106,44 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             title = get_game(session.slug).title
             await interaction.response.send_message(
                 f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one.")
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="claim", description="Win a game whose turn clock has run out")
+    @app_commands.guild_only()
+    async def claim(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await host.claim(str(interaction.channel_id), str(interaction.user.id))
+            idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
+            periods = await host.periods_for(session.guild_id)
+            headline = (f"{interaction.user.mention} claimed the game: {idle} let the "
+                        f"{periods.turn_clock_hours:g} h turn clock run out.")
+            await interaction.response.send_message(
+                **board_message(session, host.public_view(session), headline=headline))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="list", description="Your games and whose turn it is (in a DM: everywhere)")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            player = str(interaction.user.id)
+            guild_id = str(interaction.guild_id) if interaction.guild_id else None
+            sessions = await records.games_of(host, player, guild_id)
+            text = records.game_list_text(host, player, sessions, everywhere=guild_id is None)
+            await interaction.response.send_message(text, ephemeral=guild_id is not None,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="history", description="This channel's past games and their results")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            sessions = await records.history(host_of(interaction), str(interaction.channel_id))
+            await interaction.response.send_message(records.history_text(sessions),
+                                                    allowed_mentions=discord.AllowedMentions.none())
 
         await guarded(interaction, work)
 

@@ -128,7 +128,7 @@ async def test_two_clicks_of_one_button_move_once(host):
         return_exceptions=True,
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
-    assert isinstance([r for r in results if isinstance(r, Exception)][0], UserError)
+    assert isinstance(next(r for r in results if isinstance(r, Exception)), UserError)
     assert len(await host.moves(await host.session(session_id))) == 1
 
 

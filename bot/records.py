@@ -1,0 +1,102 @@
+"""A player's games and a channel's past ones: `/game list`, `/game history` and `/stats`.
+
+Plain queries over the store, and the short texts the cogs send. Rulings: history shows games
+that began (finished, or abandoned after the start), newest first; stats count finished games
+only (an abandoned game has no result), per game, on the server asked about.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from bot.host import Host
+from bot.notices import channel_link
+from bot.store import SessionRecord
+from bot.turn_clock import format_duration
+from games import get_game
+
+HISTORY_LIMIT = 15
+END_REASONS = {"played out": "played to the end", "timeout": "claimed on the turn clock", "abandoned": "abandoned"}
+
+
+@dataclass(frozen=True)
+class GameStats:
+    slug: str
+    played: int
+    won: int
+
+
+async def games_of(host: Host, player: str, guild_id: str | None) -> list[SessionRecord]:
+    """The lobbies and running games `player` sits in: on one server, or everywhere (None)."""
+    return await host.store.sessions_with_player(player, ("lobby", "active"), guild_id)
+
+
+async def history(host: Host, channel_id: str, limit: int = HISTORY_LIMIT) -> list[SessionRecord]:
+    return await host.store.sessions_where(
+        "channel_id = ? AND (status = 'finished' OR (status = 'abandoned' AND state IS NOT NULL))"
+        " ORDER BY id DESC LIMIT ?", (channel_id, limit))
+
+
+async def stats(host: Host, player: str, guild_id: str) -> list[GameStats]:
+    finished = await host.store.sessions_with_player(player, ("finished",), guild_id)
+    played = Counter(session.slug for session in finished)
+    won = Counter(session.slug for session in finished if player in (session.result or {}).get("winners", []))
+    return [GameStats(slug, played[slug], won[slug]) for slug in sorted(played)]
+
+
+def game_list_text(host: Host, player: str, sessions: list[SessionRecord], *, everywhere: bool) -> str:
+    if not sessions:
+        where = "anywhere" if everywhere else "on this server"
+        return f"You are not in any game {where}. `/game start` opens one."
+    lines = [f"**Your games{'' if everywhere else ' on this server'}:**"]
+    now = host.clock()
+    for session in sessions:
+        lines.append(f"• {get_game(session.slug).title} #{session.id} in {channel_link(session)}: "
+                     f"{_turn_summary(host, session, player, now)}")
+    return "\n".join(lines)[:2000]
+
+
+def _turn_summary(host: Host, session: SessionRecord, player: str, now: float) -> str:
+    if session.status == "lobby":
+        return f"lobby, {len(session.players)} joined"
+    to_act = host.to_act(session)
+    if not to_act:
+        return "in progress"
+    since = min((session.waiting_since or {}).get(p, session.updated_at) for p in to_act)
+    waited = format_duration(now - since)
+    if player in to_act:
+        others = [session.name_of(p) for p in to_act if p != player]
+        return f"**your turn**{' (with ' + ', '.join(others) + ')' if others else ''}, for {waited}"
+    return f"waiting on {', '.join(session.name_of(p) for p in to_act)} for {waited}"
+
+
+def history_text(sessions: list[SessionRecord]) -> str:
+    if not sessions:
+        return "No game has finished in this channel yet."
+    lines = ["**Past games in this channel:**"]
+    for session in sessions:
+        lines.append(f"• {get_game(session.slug).title} #{session.id}, <t:{int(session.updated_at)}:d>: "
+                     f"{result_summary(session)}")
+    return "\n".join(lines)[:2000]
+
+
+def result_summary(session: SessionRecord) -> str:
+    reason = END_REASONS.get(session.end_reason or "", session.end_reason or "ended")
+    if session.status == "abandoned":
+        return reason
+    winners = [session.name_of(p) for p in (session.result or {}).get("winners", [])]
+    won = f"won by {', '.join(winners)}" if winners else "nobody won"
+    return f"{won} ({reason})"
+
+
+def stats_text(name: str, rows: list[GameStats]) -> str:
+    if not rows:
+        return f"{name} has not finished a game on this server yet."
+    lines = [f"**{name} on this server:**"]
+    for row in rows:
+        lines.append(f"• {get_game(row.slug).title}: {row.played} played, {row.won} won")
+    total_played = sum(row.played for row in rows)
+    total_won = sum(row.won for row in rows)
+    lines.append(f"All games: {total_played} played, {total_won} won")
+    return "\n".join(lines)

@@ -1,0 +1,86 @@
+"""Playing over a day: `/notify` (turn DMs), `/settings reminder|clock` (per server) and `/stats`."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import records
+from bot.actions import guarded, host_of
+from bot.host import UserError
+
+
+def _require_manage_guild(interaction: discord.Interaction) -> None:
+    """Default permissions hide the commands; this holds even where a server admin overrode them."""
+    permissions = getattr(interaction, "permissions", None)
+    if not (permissions and permissions.manage_guild):
+        raise UserError("Only members with Manage Server can change this server's settings.")
+
+
+class Turns(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="notify", description="Get a direct message when it becomes your turn")
+    @app_commands.describe(state="on: DM me when it is my turn; off: stop")
+    @app_commands.choices(state=[app_commands.Choice(name="on", value="on"),
+                                 app_commands.Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
+        async def work() -> None:
+            on = state.value == "on"
+            await host_of(interaction).set_turn_dms(str(interaction.user.id), on)
+            text = ("I'll send you a direct message with a link to the game when it becomes your turn. "
+                    "`/notify off` stops them." if on else "No more turn messages. `/notify on` brings them back.")
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    settings = app_commands.Group(name="settings", description="This server's reminder and turn clock periods",
+                                  guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    @settings.command(name="reminder", description="Hours before the player to act is reminded (again each period)")
+    @app_commands.describe(hours="Leave out to see the current setting")
+    async def reminder(self, interaction: discord.Interaction,
+                       hours: app_commands.Range[float, 0.5, 720.0] | None = None) -> None:
+        await guarded(interaction, lambda: self._set_hours(interaction, reminder_hours=hours))
+
+    @settings.command(name="clock", description="Hours an idle player has before the others may /game claim")
+    @app_commands.describe(hours="Leave out to see the current setting")
+    async def clock(self, interaction: discord.Interaction,
+                    hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
+        await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
+
+    async def _set_hours(self, interaction: discord.Interaction, *, reminder_hours: float | None = None,
+                         turn_clock_hours: float | None = None) -> None:
+        host = host_of(interaction)
+        guild_id = str(interaction.guild_id)
+        changing = reminder_hours is not None or turn_clock_hours is not None
+        if changing:
+            _require_manage_guild(interaction)
+            periods = await host.set_periods(guild_id, reminder_hours=reminder_hours,
+                                             turn_clock_hours=turn_clock_hours)
+        else:
+            periods = await host.periods_for(guild_id)
+        text = (f"Reminders every {periods.reminder_hours:g} h; the others may `/game claim` after "
+                f"{periods.turn_clock_hours:g} h.")
+        if changing:
+            text = f"Saved. {text} (Games apply it from their next turn.)"
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="stats", description="Games played and won on this server")
+    @app_commands.describe(user="Whose (default: yours)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        async def work() -> None:
+            who = user or interaction.user
+            rows = await records.stats(host_of(interaction), str(who.id), str(interaction.guild_id))
+            name = getattr(who, "display_name", None) or who.name
+            await interaction.response.send_message(records.stats_text(name, rows),
+                                                    allowed_mentions=discord.AllowedMentions.none())
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Turns(bot))
