@@ -1,0 +1,282 @@
+"""Track networks, legal building steps, and the two path finders a front end needs.
+
+`cheapest_build_path` finds where new track should go (cheapest by build cost within a
+budget); `train_route` finds how the train gets to a city along existing track (fewest
+mileposts, avoiding the foreign-track fee when that costs no extra turn).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from games.core import IllegalMove
+from games.crayon_rails.hazards import flooded, snowed_in
+from games.crayon_rails.mapdata import Edge, board, edge
+from games.crayon_rails.state import FOREIGN_TRACK_FEE, Player, State
+
+CITY_ENTRY_LIMIT = 2
+"""Sections one player may run into a small or medium city."""
+
+
+@dataclass(frozen=True)
+class BuildPath:
+    path: list[str]
+    cost: int
+
+
+@dataclass(frozen=True)
+class Route:
+    path: list[str]
+    """Mileposts after the train's position, ending at the destination."""
+    fee: int
+
+
+def owners(state: State) -> dict[Edge, str]:
+    return {section: p.id for p in state.players for section in p.track}
+
+
+def network(player: Player) -> set[str]:
+    return {milepost for section in player.track for milepost in section}
+
+
+def city_sections(player: Player) -> Counter[str]:
+    """How many of the player's sections touch each milepost."""
+    return Counter(milepost for section in player.track for milepost in section)
+
+
+def majors_joined(player: Player) -> int:
+    """The most major cities joined by one continuous network of the player's own track."""
+    links: dict[str, set[str]] = {}
+    for a, b in player.track:
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+    majors = {city.at for city in board().majors}
+    seen: set[str] = set()
+    best = 0
+    for start in links:
+        if start in seen:
+            continue
+        stack, component = [start], set()
+        while stack:
+            here = stack.pop()
+            if here in component:
+                continue
+            component.add(here)
+            stack.extend(links[here] - component)
+        seen |= component
+        best = max(best, len(component & majors))
+    return best
+
+
+def _limited(milepost: str) -> bool:
+    city = board().city_at(milepost)
+    return city is not None and city.size != "major"
+
+
+def step_cost(state: State, player_id: str, a: str, b: str, taken: dict[Edge, str], entries: Counter[str]) -> int:
+    """The cost of building the section a-b now, or IllegalMove saying why it cannot be built."""
+    the_board = board()
+    if b not in the_board.terrain:
+        raise IllegalMove(f"{b} is not a milepost on the map.")
+    if b not in the_board.neighbours(a):
+        raise IllegalMove(f"{a} and {b} are not next to each other.")
+    section = edge(a, b)
+    if section in taken:
+        raise IllegalMove(f"{a}-{b} already carries {taken[section]}'s track.")
+    river = the_board.river_of(section)
+    if river and flooded(state, river):
+        raise IllegalMove(f"The {river} is in flood: no bridges until the flood ends.")
+    if the_board.city_at(b) is None and the_board.terrain[b] != "clear" and snowed_in(state, b):
+        raise IllegalMove(f"Snow: no building on mountain or alpine near {b} for now.")
+    for milepost in (a, b):
+        if _limited(milepost) and entries[milepost] >= CITY_ENTRY_LIMIT:
+            name = the_board.city_at(milepost).name
+            raise IllegalMove(f"You already have {CITY_ENTRY_LIMIT} sections into {name}.")
+    return the_board.build_cost(a, b)
+
+
+def price_build(state: State, player_id: str, path: list[str]) -> int:
+    """Total cost of building along `path`, or IllegalMove naming the first problem."""
+    the_board = board()
+    if len(path) < 2:
+        raise IllegalMove("A build path names at least two mileposts.")
+    player = state.player(player_id)
+    start_city = the_board.city_at(path[0])
+    if path[0] not in network(player) and not (start_city and start_city.size == "major"):
+        raise IllegalMove(f"Track must start at a major city or on your own track, not at {path[0]}.")
+    taken = owners(state)
+    entries = city_sections(player)
+    total = 0
+    for a, b in itertools.pairwise(path):
+        total += step_cost(state, player_id, a, b, taken, entries)
+        taken[edge(a, b)] = player_id
+        entries[a] += 1
+        entries[b] += 1
+    return total
+
+
+def cheapest_build_path(
+    state: State, player_id: str, target: str, budget: int, partial: bool = False
+) -> BuildPath | None:
+    """The cheapest new track from the player's network (or a major city) to `target`.
+
+    Returns None when `target` cannot be reached or costs more than `budget`; with
+    `partial`, the affordable start of the cheapest path instead. A target already on the
+    network gives a path of one milepost and cost 0.
+    """
+    previous, best = build_search(state, player_id, target)
+    if target not in best:
+        return None
+    return within_budget(state, player_id, unwind_build(previous, target), budget, partial)
+
+
+def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
+    """Dijkstra over buildable sections from every place track may start (stops at `target`).
+
+    Returns (previous milepost, cost) for every milepost reached; sources have cost 0.
+    """
+    the_board = board()
+    player = state.player(player_id)
+    sources = network(player) | {city.at for city in the_board.majors}
+    taken = owners(state)
+    entries = city_sections(player)
+    best: dict[str, int] = dict.fromkeys(sources, 0)
+    previous: dict[str, str] = {}
+    queue = [(0, s) for s in sorted(sources)]
+    while queue:
+        cost, here = heapq.heappop(queue)
+        if here == target:
+            break
+        if cost > best[here]:
+            continue
+        for there in the_board.neighbours(here):
+            if there in sources:
+                continue
+            try:
+                total = cost + step_cost(state, player_id, here, there, taken, entries)
+            except IllegalMove:
+                continue
+            if total < best.get(there, total + 1):
+                best[there] = total
+                previous[there] = here
+                heapq.heappush(queue, (total, there))
+    return previous, best
+
+
+def unwind_build(previous: dict[str, str], target: str) -> list[str]:
+    path = [target]
+    while path[-1] in previous:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def within_budget(state: State, player_id: str, path: list[str], budget: int, partial: bool) -> BuildPath | None:
+    if len(path) == 1:
+        return BuildPath(path, 0)
+    the_board = board()
+    spent, end = 0, 1
+    for a, b in itertools.pairwise(path):
+        if spent + the_board.build_cost(a, b) > budget:
+            break
+        spent += the_board.build_cost(a, b)
+        end += 1
+    if (end < len(path) and not partial) or end < 2:
+        return None
+    found = path[:end]
+    try:
+        return BuildPath(found, price_build(state, player_id, found))
+    except IllegalMove:
+        return None
+
+
+def check_route(state: State, player_id: str, path: list[str]) -> int:
+    """The fee owed for running along `path` this turn, or IllegalMove naming the problem."""
+    the_board = board()
+    player = state.player(player_id)
+    turn = state.turn
+    assert turn is not None and player.at is not None
+    taken = owners(state)
+    here, came_from, fee = player.at, player.came_from, 0
+    if len(path) > turn.moves_left:
+        raise IllegalMove(f"Your train has {turn.moves_left} mileposts left this turn, not {len(path)}.")
+    for there in path:
+        section = edge(here, there)
+        owner = taken.get(section)
+        if owner is None:
+            raise IllegalMove(f"There is no track between {here} and {there}.")
+        if there == came_from and the_board.city_at(here) is None:
+            raise IllegalMove(f"A train may reverse only in a city, not at {here}.")
+        if owner != player_id and not turn.fee_paid and fee == 0:
+            fee = FOREIGN_TRACK_FEE
+            if player.cash < fee:
+                raise IllegalMove(f"Using {owner}'s track costs {fee}, more than you have.")
+        came_from, here = here, there
+    return fee
+
+
+def train_route(state: State, player_id: str, city: str) -> Route | None:
+    """The shortest legal route for the player's train to `city` (a city or milepost name).
+
+    Ignores this turn's allowance (the route may take several turns); prefers a route
+    without the foreign-track fee when it is no longer than the allowance left.
+    """
+    the_board = board()
+    player = state.player(player_id)
+    target = the_board.resolve(city)
+    if player.at is None or target is None or state.turn is None:
+        return None
+    if target == player.at:
+        return Route([], 0)
+    can_pay = state.turn.fee_paid or player.cash >= FOREIGN_TRACK_FEE
+    own_only = _shortest(state, player_id, target, foreign=False)
+    anywhere = _shortest(state, player_id, target, foreign=can_pay)
+    if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
+        return Route(own_only, 0)
+    if anywhere is None:
+        return None
+    uses_foreign = any(owners(state).get(edge(a, b)) != player_id
+                       for a, b in zip([player.at, *anywhere], anywhere, strict=False))
+    fee = FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0
+    return Route(anywhere, fee)
+
+
+def _shortest(state: State, player_id: str, target: str, foreign: bool) -> list[str] | None:
+    """Breadth-first search over (milepost, came from) so reversals outside cities are refused."""
+    the_board = board()
+    player = state.player(player_id)
+    taken = owners(state)
+    links: dict[str, list[str]] = {}
+    for (a, b), owner in taken.items():
+        if foreign or owner == player_id:
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+    assert player.at is not None
+    start = (player.at, player.came_from)
+    previous: dict[tuple[str, str | None], tuple[str, str | None] | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for here, came_from in frontier:
+            for there in sorted(links.get(here, [])):
+                if there == came_from and the_board.city_at(here) is None:
+                    continue
+                node = (there, here)
+                if node in previous:
+                    continue
+                previous[node] = (here, came_from)
+                if there == target:
+                    return _unwind(previous, node)
+                following.append(node)
+        frontier = following
+    return None
+
+
+def _unwind(previous: dict, node: tuple[str, str | None]) -> list[str]:
+    path = []
+    while previous[node] is not None:
+        path.append(node[0])
+        node = previous[node]
+    return path[::-1]

@@ -1,0 +1,103 @@
+"""The Discord front end and board image of Crayon Rails, driven from views only."""
+
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from bot.frontends.crayon_rails import FRONTEND, build_action, move_action
+from games.core import IllegalMove, SeededRandomness
+from games.crayon_rails.engine import GAME
+
+from .situations import act, event_id, play_state, pool_card, track
+from .test_turns import new_game
+
+NAMES = {"alice": "Alice", "bob": "Bob"}
+
+
+def at_dunmore():
+    return play_state(alice={"track": track("C8", "D8", "E8", "F8", "G8", "G9", "H9"), "at": "H9",
+                             "loads": ["Steel"]},
+                      bob={"track": track("H9", "H8", "G7"), "at": "G7"},
+                      pool=[pool_card(6, (("alice", 1),)), pool_card(1), pool_card(3), pool_card(4), pool_card(5)])
+
+
+def test_board_png_decodes_at_the_expected_size_and_quickly():
+    view = GAME.view(at_dunmore(), None)
+    FRONTEND.draw_board(view, NAMES)
+    began = time.perf_counter()
+    png = FRONTEND.draw_board(view, NAMES)
+    assert time.perf_counter() - began < 0.5
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size == (1000, 600)
+
+
+def test_picture_changes_with_the_view():
+    state = at_dunmore()
+    before = FRONTEND.draw_board(GAME.view(state, None), NAMES)
+    built, _ = act(state, "alice", {"type": "build", "path": ["H9", "I9"]})
+    assert FRONTEND.draw_board(GAME.view(built, None), NAMES) != before
+
+
+def test_buttons_map_to_actions_the_engine_accepts():
+    for state in (new_game(), at_dunmore()):
+        view = GAME.view(state, None)
+        tokens = [button.token for button in FRONTEND.buttons(view)]
+        assert tokens
+        player = view["to_act"][0]
+        accepted = 0
+        for token in tokens:
+            action = FRONTEND.action_for_button(token)
+            try:
+                GAME.apply(state, player, action, _throwaway_chance())
+                accepted += 1
+            except IllegalMove:
+                continue
+        assert accepted >= 1
+    tokens = [button.token for button in FRONTEND.buttons(GAME.view(at_dunmore(), None))]
+    assert {"end_turn", "deliver.6.1", "pickup.Iron", "pickup.Copper"} <= set(tokens)
+
+
+def _throwaway_chance():
+    return SeededRandomness(0)
+
+
+def test_derailment_buttons_offer_the_losses():
+    cards = [pool_card(c) for c in (2, 1, 3, 4)]
+    derail = event_id("derailment", "Ironhill")
+    state = play_state(alice={"at": "J6", "loads": ["Coal"]}, pool=cards, deck_ids=[derail, 5])
+    state, _ = act(state, "alice", {"type": "lock", "card": 2, "demand": 0})
+    tokens = [b.token for b in FRONTEND.buttons(GAME.view(state, None))]
+    assert "give_up.card.2" in tokens
+    new, _ = act(state, "alice", FRONTEND.action_for_button("give_up.card.2"))
+    assert new.pending_losses == []
+
+
+def test_move_and_place_verbs():
+    state = at_dunmore()
+    state.player("alice").at = "C8"
+    new, _ = act(state, "alice", FRONTEND.verb_action("move", {"to": "Dunmore"}))
+    assert new.player("alice").at == "H9"
+    new, _ = act(state, "alice", FRONTEND.verb_action("move", {"path": "D8 E8"}))
+    assert new.player("alice").at == "E8"
+    new, events = act(state, "alice", FRONTEND.verb_action("place", {"to": "Riverton"}))
+    assert events[-1]["type"] == "built"
+    assert build_action(path="F7 G7") == {"type": "build", "path": ["F7", "G7"]}
+    assert move_action(to="Eastbay") == {"type": "move", "to": "Eastbay"}
+    with pytest.raises(IllegalMove):
+        FRONTEND.verb_action("roll", {})
+    with pytest.raises(IllegalMove):
+        FRONTEND.verb_action("move", {})
+    with pytest.raises(IllegalMove):
+        FRONTEND.action_for_button("lock.x.y")
+
+
+def test_narration_and_state_name_the_players():
+    state = at_dunmore()
+    _, events = act(state, "alice", {"type": "deliver", "card": 6, "demand": 1})
+    lines = FRONTEND.describe_events(events, {"alice": "<@1>", "bob": "<@2>"})
+    assert any("<@1>" in line and "Steel" in line for line in lines)
+    text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
+    assert "Alice" in text and "Bob" in text and "#6" in text
+    assert len(FRONTEND.rules_text) <= 1500
