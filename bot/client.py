@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import pkgutil
 
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
 
+import cogs
 from bot.actions import APOLOGY, refuse
 from bot.buttons import PERSISTENT_ITEMS
 from bot.config import Settings
@@ -20,8 +22,10 @@ from bot.turn_clock import Periods
 
 log = logging.getLogger(__name__)
 
-COGS = ["cogs.lobby", "cogs.verbs", "cogs.turns"]
-"""Extensions loaded at start-up, one cog per concern; game cogs append themselves here."""
+def cog_extensions() -> list[str]:
+    """Every module in `cogs/`, one cog per concern: a new game's cog needs no registration."""
+    return [f"{cogs.__name__}.{module.name}" for module in sorted(pkgutil.iter_modules(cogs.__path__),
+                                                                   key=lambda m: m.name)]
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -76,7 +80,7 @@ class ParlorBot(commands.Bot):
         self.host.timers_added = self.dispatcher.wake
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
-        for extension in COGS:
+        for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
 
