@@ -1,3 +1,33 @@
-"""Fixtures shared by every test folder: the fake Discord on loopback."""
+"""Fixtures shared by every test folder: the fake Discord on loopback and the real bot against it."""
 
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest_asyncio
+
+from bot.client import ParlorBot
+from bot.config import Settings
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401
+
+
+def bot_settings(fake: FakeDiscord, database: str) -> Settings:
+    """Settings as a user would write them, pointed at the fake; global commands, as in production."""
+    return Settings(_env_file=None, discord_token=fake.token, database_url=f"sqlite:///{database}",
+                    discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,
+                    discord_guild_id=None)
+
+
+@pytest_asyncio.fixture
+async def parlor(fake_discord: FakeDiscord, tmp_path) -> AsyncIterator[ParlorBot]:  # noqa: F811
+    """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route."""
+    bot = ParlorBot(bot_settings(fake_discord, str(tmp_path / "parlor.sqlite3")))
+    task = asyncio.create_task(bot.start(fake_discord.token))
+    fake_discord.watch_bot(task)
+    await fake_discord.wait_until_ready()
+    yield bot
+    await bot.close()
+    await task
+    fake_discord.assert_no_unknown_routes()

@@ -1,0 +1,57 @@
+"""Playing over a day end to end: the real bot (`parlor`, tests/conftest.py) against the fake Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakediscord import CommandError
+
+
+async def test_an_opted_in_player_gets_a_dm_with_a_link_when_his_turn_comes(fake_discord, parlor):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    games, general = fake_discord.channel("games"), fake_discord.channel("general")
+    opted = await fake_discord.slash(alice, "notify", channel=general, state="on")
+    assert opted.ephemeral and "direct message" in opted.response.content
+
+    await fake_discord.slash(alice, "game start", channel=games, game="two-fat-dudes")
+    began = await fake_discord.slash(bob, "game join", channel=games)
+    assert f"{alice.mention}, {bob.mention}: your turn." == began.response.content, "both roll to start"
+
+    notice = await fake_discord.wait_for_dm(alice)
+    link = f"https://discord.com/channels/{fake_discord.guild.id}/{games.id}"
+    assert link in notice.content and "your turn in Two Fat Dudes" in notice.content
+    assert fake_discord.dms(bob) == [], "Bob did not ask for turn messages"
+
+
+async def test_game_list_shows_two_games_in_two_channels(fake_discord, parlor):
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    games, lounge, general = (fake_discord.channel(name) for name in ("games", "lounge", "general"))
+    await fake_discord.slash(alice, "game start", channel=games, game="two-fat-dudes")
+    await fake_discord.slash(bob, "game join", channel=games)
+    await fake_discord.slash(carol, "game start", channel=lounge, game="johari-bones")
+    await fake_discord.slash(alice, "game join", channel=lounge)
+
+    listed = await fake_discord.slash(alice, "game list", channel=general)
+    assert listed.ephemeral
+    lines = listed.response.content.splitlines()
+    guild = fake_discord.guild.id
+    assert lines[0] == "**Your games on this server:**"
+    assert lines[1] == f"• Johari Bones #2 in https://discord.com/channels/{guild}/{lounge.id}: lobby, 2 joined"
+    assert lines[2].startswith(f"• Two Fat Dudes in a Narrow Hallway #1 in https://discord.com/channels/{guild}/"
+                               f"{games.id}: **your turn** (with bob), for ")
+    assert len(lines) == 3
+
+    in_dm = await fake_discord.slash(carol, "game list", channel=fake_discord.dm_channel(carol))
+    assert "Your games:" in in_dm.response.content and f"/{lounge.id}" in in_dm.response.content
+    assert f"/{games.id}" not in in_dm.response.content
+
+
+async def test_only_manage_server_changes_the_periods(fake_discord, parlor):
+    alice, moderator = fake_discord.create_user("alice"), fake_discord.create_user("mod", moderator=True)
+    general = fake_discord.channel("general")
+    with pytest.raises(CommandError, match="needs permissions"):
+        await fake_discord.slash(alice, "settings reminder", channel=general, hours=1.0)
+    saved = await fake_discord.slash(moderator, "settings reminder", channel=general, hours=6.0)
+    assert saved.ephemeral and saved.response.content.startswith("Saved. Reminders every 6 h")
+    clock = await fake_discord.slash(moderator, "settings clock", channel=general)
+    assert "after 48 h" in clock.response.content and "every 6 h" in clock.response.content
