@@ -257,6 +257,20 @@ class Host:
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
             )
 
+    def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any]) -> list[dict]:
+        """The events `action` would cause now, committing nothing: for a step the player confirms first.
+
+        Any chance the engine draws here is thrown away, so preview only actions that use none.
+        """
+        game = get_game(session.slug)
+        self._require_playable(session, game)
+        try:
+            _, events = game.apply(self.state_of(session), player, dict(action),
+                                   SeededRandomness(self._seed_source()))
+        except IllegalMove as refusal:
+            raise UserError(self.humanize(session, refusal.message)) from None
+        return events
+
     async def act_in_channel(self, channel_id: str, player: str, action: Mapping[str, Any]) -> MoveOutcome:
         session = await self.open_session(channel_id)
         return await self.act(session.id, player, action)

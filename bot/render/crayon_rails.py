@@ -1,8 +1,12 @@
 """The Crayon Rails board: terrain, rivers and cities (drawn once and cached), then track,
-trains and a side panel with the players and the card pool, all from a public view."""
+trains and a side panel with the players and the card pool, all from a public view.
+
+`draw_build_preview` is the same board with a proposed build drawn over it, so a player sees
+where `/build to:` would lay track before confirming it."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 
@@ -18,6 +22,7 @@ PANEL_X = 740
 SEA = (170, 200, 225)
 RIVER = (70, 185, 235)
 LAND = {"clear": (226, 216, 180), "mountain": (186, 160, 120), "alpine": (235, 235, 240)}
+PREVIEW, PREVIEW_HALO = (255, 120, 0), (255, 240, 120)
 CITY_FILL = {"major": (190, 40, 40), "medium": (220, 120, 40), "small": (240, 200, 60)}
 
 
@@ -91,6 +96,36 @@ def _draw_cities(draw: ImageDraw.ImageDraw) -> None:
 
 
 def draw_board(view: dict, names: dict[str, str]) -> bytes:
+    return to_png(_board_image(view, names))
+
+
+def draw_build_preview(view: dict, names: dict[str, str], path: list[str], caption: str) -> bytes:
+    """The board with `path` drawn as a dashed, ringed line in a highlight colour and a caption."""
+    image = _board_image(view, names)
+    draw = ImageDraw.Draw(image)
+    points = [point(milepost) for milepost in path]
+    draw.line(points, fill=PREVIEW_HALO, width=9)
+    for start, end in itertools.pairwise(points):
+        _dashed(draw, start, end)
+    for x, y in points:
+        draw.ellipse((x - 4, y - 4, x + 4, y + 4), outline=INK, fill=PREVIEW, width=1)
+    box = (ORIGIN[0] - 18, HEIGHT - 40, PANEL_X - 12, HEIGHT - 12)
+    draw.rectangle(box, fill=(255, 250, 235), outline=PREVIEW)
+    draw.text((box[0] + 8, (box[1] + box[3]) / 2), caption, font=font(13), fill=INK, anchor="lm")
+    return to_png(image)
+
+
+def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float]) -> None:
+    length = math.dist(start, end)
+    steps = max(1, int(length // 6))
+    for k in range(0, steps, 2):
+        a, b = k / steps, min(1.0, (k + 1) / steps)
+        draw.line([(start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
+                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)],
+                  fill=PREVIEW, width=5)
+
+
+def _board_image(view: dict, names: dict[str, str]) -> Image.Image:
     image = terrain_layer().copy()
     draw = ImageDraw.Draw(image)
     for seat, player in enumerate(view["players"]):
@@ -107,7 +142,7 @@ def draw_board(view: dict, names: dict[str, str]) -> bytes:
             label = names.get(player["id"], player["id"])[:1].upper()
             draw.text((x, y), label, font=font(11), fill=(255, 255, 255), anchor="mm")
     _draw_panel(draw, view, names)
-    return to_png(image)
+    return image
 
 
 def _draw_event_marks(draw: ImageDraw.ImageDraw, view: dict) -> None:

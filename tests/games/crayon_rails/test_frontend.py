@@ -81,12 +81,13 @@ def test_move_and_place_verbs():
     assert new.player("alice").at == "H9"
     new, _ = act(state, "alice", FRONTEND.verb_action("move", {"path": "D8 E8"}))
     assert new.player("alice").at == "E8"
-    new, events = act(state, "alice", FRONTEND.verb_action("place", {"to": "Riverton"}))
+    new, events = act(state, "alice", FRONTEND.command_action("build", {"to": "Riverton"}))
     assert events[-1]["type"] == "built"
     assert build_action(path="F7 G7") == {"type": "build", "path": ["F7", "G7"]}
     assert move_action(to="Eastbay") == {"type": "move", "to": "Eastbay"}
-    with pytest.raises(IllegalMove):
-        FRONTEND.verb_action("roll", {})
+    for unused in ("roll", "place"):
+        with pytest.raises(IllegalMove):
+            FRONTEND.verb_action(unused, {})
     with pytest.raises(IllegalMove):
         FRONTEND.verb_action("move", {})
     with pytest.raises(IllegalMove):

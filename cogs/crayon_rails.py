@@ -1,0 +1,246 @@
+"""Crayon Rails commands: /keep, /build, /start, /pickup, /drop, /lock, /deliver, /pitch, /upgrade, /endturn.
+
+Moving uses the shared `/move` (cogs/verbs.py); a derailed player chooses his lost load with the
+buttons under the board. `/build to:` first shows the proposed track on the map with Confirm and
+Cancel buttons for the builder alone; `/build path:` names the exact mileposts and builds at once.
+The Confirm button carries the session, the version it was drawn for, the builder and the target
+milepost, so it still works after a restart: the engine recomputes the same track from the same
+state (the host refuses it once anything else has moved) and validates it again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import announce, guarded, host_of
+from bot.frontends import frontend_for
+from bot.frontends.crayon_rails import FRONTEND, build_target
+from bot.host import UserError
+from bot.replies import EMBED_COLOUR, image_names, mention
+from bot.store import SessionRecord
+from cogs.verbs import autocomplete_verb
+from games import get_game
+
+SLUG = "crayon-rails"
+PREVIEW_FILE = "build-preview.png"
+Choices = list[app_commands.Choice[str]]
+
+
+async def crayon_session(interaction: discord.Interaction, command: str) -> SessionRecord:
+    """The channel's game, refused with a pointer to the right commands when it is not Crayon Rails."""
+    session = await host_of(interaction).open_session(str(interaction.channel_id))
+    if session.slug != SLUG:
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        raise UserError(
+            f"/{command} is a Crayon Rails command; this channel plays {get_game(session.slug).title}: "
+            f"use {usable}.")
+    return session
+
+
+async def act(interaction: discord.Interaction, command: str, **options: Any) -> None:
+    """Run one command's action on the channel's game and post the board."""
+
+    async def work() -> None:
+        session = await crayon_session(interaction, command)
+        action = FRONTEND.command_action(command, options)
+        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), action)
+        await announce(interaction, outcome)
+
+    await guarded(interaction, work)
+
+
+async def preview_build(interaction: discord.Interaction, to: str) -> None:
+    """Show where `/build to:` would lay track, with Confirm/Cancel for the builder."""
+
+    async def work() -> None:
+        host = host_of(interaction)
+        session = await crayon_session(interaction, "build")
+        player = str(interaction.user.id)
+        target = build_target(to)
+        events = host.preview(session, player, {"type": "build", "to": target})
+        text, png = FRONTEND.build_preview(host.public_view(session), image_names(session), events, target)
+        embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
+        embed.set_image(url=f"attachment://{PREVIEW_FILE}")
+        embed.set_footer(text=f"Game #{session.id} · move {session.version} · only the builder can confirm")
+        view = discord.ui.View(timeout=None)
+        view.add_item(BuildPreviewButton(session.id, session.version, player, target, "go"))
+        view.add_item(BuildPreviewButton(session.id, session.version, player, target, "no"))
+        await interaction.response.send_message(
+            content=f"{mention(player)}: confirm to build, or cancel.", embed=embed,
+            file=discord.File(io.BytesIO(png), filename=PREVIEW_FILE), view=view,
+            allowed_mentions=discord.AllowedMentions.none())
+
+    await guarded(interaction, work)
+
+
+class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
+                         template=r"parlor:crayon-build:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<player>[0-9]+)"
+                                  r":(?P<target>[A-X][0-9]{1,2}):(?P<choice>go|no)"):
+    """Confirm (`go`) or Cancel (`no`) a previewed `/build to:`; only the builder may press it."""
+
+    def __init__(self, session_id: int, version: int, player: str, target: str, choice: str) -> None:
+        label, style = ("Confirm", discord.ButtonStyle.success) if choice == "go" else (
+            "Cancel", discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(
+            label=label, style=style,
+            custom_id=f"parlor:crayon-build:{session_id}:{version}:{player}:{target}:{choice}"))
+        self.session_id, self.version, self.player, self.target, self.choice = (
+            session_id, version, player, target, choice)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> BuildPreviewButton:
+        return cls(int(match["session"]), int(match["version"]), match["player"], match["target"], match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            if str(interaction.user.id) != self.player:
+                raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
+                                "use /build to plan your own.")
+            host = host_of(interaction)
+            if self.choice == "no":
+                await interaction.response.send_message("Build cancelled: nothing was built.", ephemeral=True)
+            elif (await host.session(self.session_id)).version != self.version:
+                await interaction.response.send_message(
+                    "The game has changed since this preview, so it was not built: use `/build` again.",
+                    ephemeral=True)
+            else:
+                outcome = await host.act(self.session_id, self.player, {"type": "build", "to": self.target},
+                                         expected_version=self.version)
+                await announce(interaction, outcome)
+            if interaction.message is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.message.delete()
+
+        await guarded(interaction, work)
+
+
+async def suggest(interaction: discord.Interaction, verb: str, option: str, current: Any) -> Choices:
+    return await autocomplete_verb(interaction, verb, option, "" if current is None else str(current))
+
+
+async def suggest_numbers(interaction: discord.Interaction, verb: str, option: str,
+                          current: Any) -> list[app_commands.Choice[int]]:
+    found = await suggest(interaction, verb, option, current)
+    return [app_commands.Choice(name=choice.name, value=int(choice.value)) for choice in found]
+
+
+TRAINS = [app_commands.Choice(name=f"{name} (20)", value=name) for name in ("fast", "heavy", "super")]
+
+
+class CrayonRails(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="keep", description="Crayon Rails setup: keep up to two offered cards privately")
+    @app_commands.describe(cards='Card:demand pairs, e.g. "17:0 23:2"; leave out to keep none')
+    @app_commands.guild_only()
+    async def keep(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+        await act(interaction, "keep", cards=cards)
+
+    @keep.autocomplete("cards")
+    async def keep_cards(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await suggest(interaction, "keep", "cards", current)
+
+    @app_commands.command(name="build", description="Crayon Rails: build track toward a place or along a path")
+    @app_commands.describe(to="A city or milepost: shows the cheapest affordable track to confirm",
+                           path='Exact mileposts, e.g. "C8 D8 E9": built at once')
+    @app_commands.guild_only()
+    async def build(self, interaction: discord.Interaction, to: str | None = None, path: str | None = None) -> None:
+        if to and not path:
+            await preview_build(interaction, to)
+        else:
+            await act(interaction, "build", to=to, path=path)
+
+    @build.autocomplete("to")
+    async def build_to(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await suggest(interaction, "build", "to", current)
+
+    @app_commands.command(name="start", description="Crayon Rails: put your train on a city (first operating turn)")
+    @app_commands.describe(city="Any city")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, city: str) -> None:
+        await act(interaction, "start", city=city)
+
+    @start.autocomplete("city")
+    async def start_city(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await suggest(interaction, "start", "city", current)
+
+    @app_commands.command(name="pickup", description="Crayon Rails: pick up a load where your train stands")
+    @app_commands.describe(load="A load this city supplies")
+    @app_commands.guild_only()
+    async def pickup(self, interaction: discord.Interaction, load: str) -> None:
+        await act(interaction, "pickup", load=load)
+
+    @pickup.autocomplete("load")
+    async def pickup_load(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await suggest(interaction, "pickup", "load", current)
+
+    @app_commands.command(name="drop", description="Crayon Rails: drop an unlocked load at this city")
+    @app_commands.describe(load="A load aboard")
+    @app_commands.guild_only()
+    async def drop(self, interaction: discord.Interaction, load: str) -> None:
+        await act(interaction, "drop", load=load)
+
+    @drop.autocomplete("load")
+    async def drop_load(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await suggest(interaction, "drop", "load", current)
+
+    @app_commands.command(name="lock", description="Crayon Rails: lock a pool card's demand with a load you carry")
+    @app_commands.describe(card="The pool card's number", demand="Which demand of it: 0, 1 or 2")
+    @app_commands.guild_only()
+    async def lock(self, interaction: discord.Interaction, card: int, demand: app_commands.Range[int, 0, 2]) -> None:
+        await act(interaction, "lock", card=card, demand=demand)
+
+    @lock.autocomplete("card")
+    async def lock_card(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
+        return await suggest_numbers(interaction, "lock", "card", current)
+
+    @lock.autocomplete("demand")
+    async def lock_demand(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
+        return await suggest_numbers(interaction, "lock", "demand", current)
+
+    @app_commands.command(name="deliver", description="Crayon Rails: deliver a locked load here for its payoff")
+    @app_commands.describe(card="The card's number", demand="Its locked demand: 0, 1 or 2")
+    @app_commands.guild_only()
+    async def deliver(self, interaction: discord.Interaction, card: int,
+                      demand: app_commands.Range[int, 0, 2]) -> None:
+        await act(interaction, "deliver", card=card, demand=demand)
+
+    @deliver.autocomplete("card")
+    async def deliver_card(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
+        return await suggest_numbers(interaction, "deliver", "card", current)
+
+    @deliver.autocomplete("demand")
+    async def deliver_demand(self, interaction: discord.Interaction,
+                             current: Any) -> list[app_commands.Choice[int]]:
+        return await suggest_numbers(interaction, "deliver", "demand", current)
+
+    @app_commands.command(name="pitch", description="Crayon Rails: give up your turn to discard three pool cards")
+    @app_commands.guild_only()
+    async def pitch(self, interaction: discord.Interaction) -> None:
+        await act(interaction, "pitch")
+
+    @app_commands.command(name="upgrade", description="Crayon Rails: upgrade your train for 20 instead of building")
+    @app_commands.describe(train="fast (12/2) or heavy (9/3) from freight; super (12/3) from fast or heavy")
+    @app_commands.choices(train=TRAINS)
+    @app_commands.guild_only()
+    async def upgrade(self, interaction: discord.Interaction, train: app_commands.Choice[str]) -> None:
+        await act(interaction, "upgrade", train=train.value)
+
+    @app_commands.command(name="endturn", description="Crayon Rails: end your turn")
+    @app_commands.guild_only()
+    async def endturn(self, interaction: discord.Interaction) -> None:
+        await act(interaction, "end_turn")
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(BuildPreviewButton)
+    await bot.add_cog(CrayonRails(bot))
