@@ -1,0 +1,175 @@
+"""Follow the Arrow in Discord: /place and /move, a /jump command of its own, and a "Call Jump!" button.
+
+Button tokens: `call_jump` and `decline_call`, offered while the public view says Jump may be called.
+The host lets anyone press them and the engine refuses everyone but the last mover. The /jump
+command belongs to this game's cog, which builds its action with `jump_action(pawn, path)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.frontend import ActionButton, Frontend, Names
+from bot.render.follow_the_arrow import draw_follow_the_arrow
+from games.core import IllegalMove
+
+_SEPARATORS = re.compile(r"[\s,;>\-–→]+")
+_BUTTON_ACTIONS = {"call_jump": {"type": "call_jump"}, "decline_call": {"type": "decline_call"}}
+
+RULES_TEXT = """\
+**Follow the Arrow** — 2 players, five numbered pawns each. The arrows on the circles, not the \
+pawns, say where a pawn may go.
+• **Start:** black sits at row 1, red at row 6. Black places pawns 1–5 on his start row in any order \
+(`/place order:3 1 5 2 4` = columns a–e), then red. Whoever placed first moves first.
+• **Line move** (`/move pawn:3 to:c4`): one step to an empty circle along an arrow of your circle, \
+forward or sideways only.
+• **Jump** (`/jump pawn:3 path:c4 c6`): over an adjacent enemy pawn to the empty circle beyond. The \
+first hop must follow an arrow; later hops need none. Up to 4 hops, stop when you like. Jumped pawns \
+stay. No backward hops, no sideways hops along a start row, no pawn jumped twice.
+• **Call Jump!** Right after your move, if your opponent can jump, press **Call Jump!**: his next move \
+must be a jump (his choice which). Silence or Pass lets him move freely.
+• A player who cannot move passes; if neither can, the game is drawn.
+• **Win:** all five pawns on the opponent's start row. Score = the loser's pawn numbers not yet on \
+your start row, added up, times the number of your last pawn in (1, 2, 4 out and your 3 last: 7 × 3 = 21).
+• In a match, who places and moves first alternates; points add up."""
+
+
+def _parse_circles(text: Any, what: str) -> list[str]:
+    """Circle names from "c4 c6", "c4,c6", "c4 -> c6" or a list."""
+    parts = text if isinstance(text, list | tuple) else _SEPARATORS.split(str(text or ""))
+    circles = [str(part).strip().lower() for part in parts if str(part).strip()]
+    if not circles:
+        raise IllegalMove(f"Give the {what}, e.g. c4 c6.")
+    return circles
+
+
+def _parse_order(order: Any) -> list[int]:
+    """Pawn numbers for columns a..e from "3 1 5 2 4", "3,1,5,2,4", "31524" or a list."""
+    if isinstance(order, list | tuple):
+        parts = [str(part) for part in order]
+    else:
+        text = str(order or "").strip()
+        parts = list(text) if text.isdigit() else [part for part in _SEPARATORS.split(text) if part]
+    if not parts or not all(part.strip().isdigit() for part in parts):
+        raise IllegalMove("Give the pawn numbers for columns a to e, e.g. /place order:3 1 5 2 4.")
+    return [int(part) for part in parts]
+
+
+def _pawn(value: Any) -> int:
+    if isinstance(value, bool) or value is None or not str(value).strip().isdigit():
+        raise IllegalMove("Say which pawn: a number from 1 to 5.")
+    return int(str(value).strip())
+
+
+class FollowTheArrowFrontend(Frontend):
+    slug = "follow-the-arrow"
+    rules_text = RULES_TEXT
+    verbs = {
+        "place": "/place order:3 1 5 2 4 — your pawn numbers for columns a to e of your start row.",
+        "move": "/move pawn:3 to:c4 — a line move along an arrow (jumps use /jump pawn:3 path:c4 c6).",
+    }
+
+    def draw_board(self, view: dict, names: Names) -> bytes:
+        return draw_follow_the_arrow(view, names)
+
+    def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
+        if verb == "place":
+            return {"type": "place", "order": _parse_order(options.get("order"))}
+        if verb == "move":
+            target = _parse_circles(options.get("to"), "circle to move to")
+            if len(target) != 1:
+                raise IllegalMove("A line move goes to one circle; to jump, use /jump pawn:3 path:c4 c6.")
+            return {"type": "move", "pawn": _pawn(options.get("pawn")), "to": target[0]}
+        return super().verb_action(verb, options)
+
+    def jump_action(self, pawn: int, path: str) -> dict:
+        """The jump action for /jump: `path` lists the landing circles, "c4 c6" or "c4,c6"."""
+        return {"type": "jump", "pawn": _pawn(pawn), "path": _parse_circles(path, "landing circles in order")}
+
+    def buttons(self, view: dict) -> list[ActionButton]:
+        if view.get("phase") != "play" or not view.get("jump_callable"):
+            return []
+        return [ActionButton("Call Jump!", "call_jump", "danger"),
+                ActionButton("No call", "decline_call", "secondary")]
+
+    def action_for_button(self, token: str) -> dict:
+        if token in _BUTTON_ACTIONS:
+            return dict(_BUTTON_ACTIONS[token])
+        return super().action_for_button(token)
+
+    def describe_events(self, events: list[dict], names: Names) -> list[str]:
+        def name(player_id: str) -> str:
+            return names.get(player_id, player_id)
+
+        lines = []
+        for event in events:
+            describe = _NARRATION.get(event["type"])
+            if describe is not None:
+                lines.append(describe(event, name))
+        return lines
+
+    def describe_state(self, view: dict, names: Names) -> str:
+        def name(player_id: str) -> str:
+            return names.get(player_id, player_id)
+
+        lines = []
+        for player in view["players"]:
+            goal = "6" if player["colour"] == "black" else "1"
+            pawns = player["pawns"]
+            home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
+            where = " ".join(f"{n}:{circle}" for n, circle in sorted(pawns.items()) if circle) or "not placed"
+            lines.append(f"{player['colour'].title()} {name(player['id'])}: {where} ({home}/5 across)")
+        lines.append(_turn_line(view, name))
+        match = view.get("match") or {}
+        if match.get("game", 1) > 1 or any((match.get("totals") or {}).values()):
+            totals = ", ".join(f"{name(who)} {points}" for who, points in match["totals"].items())
+            lines.append(f"Match game {match['game']}: {totals}")
+        return "\n".join(lines)
+
+
+def _turn_line(view: dict, name: Callable[[str], str]) -> str:
+    if view["phase"] == "over":
+        if view["winner"]:
+            return f"**{name(view['winner'])}** wins **{view['points']}** points."
+        return "Drawn: neither player can move."
+    waiting = ", ".join(name(who) for who in view["to_act"])
+    if view["phase"] == "placing":
+        return f"{waiting} to place pawns (/place)."
+    if view["jump_called"]:
+        return f"Jump was called: {waiting} must jump (/jump)."
+    if view["jump_callable"]:
+        return f"{waiting} to move; {name(view['last_mover'])} may call Jump!"
+    return f"{waiting} to move."
+
+
+def _won(event: dict, name: Callable[[str], str]) -> str:
+    out = ", ".join(str(n) for n in event["loser_pawns_out"])
+    return (f"🏁 {name(event['player'])} brings pawn {event['pawn']} home and wins: "
+            f"{name(event['loser'])}'s pawns {out} are still out, {event['loser_sum']} × {event['pawn']} = "
+            f"**{event['points']}** points.")
+
+
+def _jumped(event: dict, name: Callable[[str], str]) -> str:
+    hops = " → ".join([event["from"], *event["path"]])
+    count = len(event["over"])
+    forced = " (forced)" if event.get("forced") else ""
+    return (f"{name(event['player'])} jumps pawn {event['pawn']}{forced}: {hops}, "
+            f"over {count} pawn{'s' if count > 1 else ''}.")
+
+
+_NARRATION: dict[str, Callable[[dict, Callable[[str], str]], str]] = {
+    "placed": lambda e, name: (f"{name(e['player'])} places the {e['colour']} pawns: "
+                               + " ".join(f"{c}{n}" for c, n in zip("abcde", e["order"], strict=True)) + "."),
+    "moved": lambda e, name: f"{name(e['player'])} moves pawn {e['pawn']}: {e['from']} → {e['to']}.",
+    "jumped": _jumped,
+    "jump_possible": lambda e, name: f"{name(e['player'])} can jump now — {name(e['caller'])} may call **Jump!**",
+    "jump_called": lambda e, name: f"📣 {name(e['player'])} calls **Jump!** {name(e['target'])} must jump.",
+    "call_declined": lambda e, name: f"{name(e['player'])} lets it go: {name(e['target'])} may move freely.",
+    "passed": lambda e, name: f"{name(e['player'])} has no legal move and passes.",
+    "draw": lambda e, name: "Neither player can move: the game is drawn, no points.",
+    "won": _won,
+}
+
+FRONTEND = FollowTheArrowFrontend()

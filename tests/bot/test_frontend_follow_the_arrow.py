@@ -1,0 +1,187 @@
+"""The Follow the Arrow front end: board PNG, verbs, the jump parser, the Call Jump! button, narration."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.frontend import Frontend
+from bot.frontends import FRONTENDS
+from bot.frontends.follow_the_arrow import FRONTEND, RULES_TEXT
+from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
+from games.core import IllegalMove, ScriptedRandomness
+from games.follow_the_arrow import GAME
+
+PLAYERS = ["alice", "bob"]
+NAMES = {"alice": "Alice", "bob": "Bob"}
+MENTIONS = {"alice": "<@1>", "bob": "<@2>"}
+NO_DICE = ScriptedRandomness()
+
+
+def play(state, player, action):
+    return GAME.apply(state, player, action, NO_DICE)
+
+
+def started():
+    state = GAME.new_game(PLAYERS, NO_DICE, {"black": "alice"})
+    state, _ = play(state, "alice", FRONTEND.verb_action("place", {"order": "3 1 5 2 4"}))
+    state, _ = play(state, "bob", FRONTEND.verb_action("place", {"order": [1, 2, 3, 4, 5]}))
+    return state
+
+
+def callable_state():
+    """Bob moves b4 -> b3 beside black's a3, whose E arrow points at him: Alice can jump."""
+    state = started().model_copy(update={"turn": "bob", "pawns": {
+        "alice": ["a3", "a2", "c2", "d2", "e2"], "bob": ["a1", "c6", "b4", "e1", "e6"]}}, deep=True)
+    return play(state, "bob", {"type": "move", "pawn": 3, "to": "b3"})
+
+
+def png_image(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def test_frontend_is_registered():
+    assert FRONTENDS["follow-the-arrow"] is FRONTEND
+    assert 0 < len(RULES_TEXT) <= 1500 and "Call Jump!" in RULES_TEXT
+
+
+def test_board_png_decodes_at_the_expected_size():
+    image = png_image(FRONTEND.draw_board(GAME.view(started(), None), NAMES))
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+    assert 800 <= WIDTH <= 1000
+
+
+def test_pawns_show_in_their_colours_on_their_circles():
+    image = png_image(FRONTEND.draw_board(GAME.view(started(), None), NAMES)).convert("RGB")
+    x, y = centre("a1")
+    black_pixel = image.getpixel((int(x) - 15, int(y)))
+    x, y = centre("a6")
+    red_pixel = image.getpixel((int(x) - 15, int(y)))
+    assert max(black_pixel) < 80
+    assert red_pixel[0] > 150 and red_pixel[1] < 100
+
+
+def test_the_picture_changes_with_the_view():
+    before = started()
+    after, _ = play(before, "alice", {"type": "move", "pawn": 3, "to": "a2"})
+    first = FRONTEND.draw_board(GAME.view(before, None), NAMES)
+    second = FRONTEND.draw_board(GAME.view(after, None), NAMES)
+    assert first != second
+
+
+def test_board_draws_before_placing():
+    state = GAME.new_game(PLAYERS, NO_DICE, {"black": "alice"})
+    assert png_image(FRONTEND.draw_board(GAME.view(state, None), NAMES)).size == (WIDTH, HEIGHT)
+
+
+@pytest.mark.parametrize("order", ["3 1 5 2 4", "3,1,5,2,4", "31524", [3, 1, 5, 2, 4], ["3", "1", "5", "2", "4"]])
+def test_place_verb_accepts_strings_and_lists(order):
+    assert FRONTEND.verb_action("place", {"order": order}) == {"type": "place", "order": [3, 1, 5, 2, 4]}
+
+
+def test_place_verb_refuses_gibberish():
+    with pytest.raises(IllegalMove, match="columns a to e"):
+        FRONTEND.verb_action("place", {"order": "three one"})
+    with pytest.raises(IllegalMove):
+        FRONTEND.verb_action("place", {})
+
+
+def test_move_verb_builds_a_legal_line_move():
+    action = FRONTEND.verb_action("move", {"pawn": 3, "to": " A2 "})
+    assert action == {"type": "move", "pawn": 3, "to": "a2"}
+    assert action in GAME.legal_actions(started(), "alice")
+    with pytest.raises(IllegalMove, match="/jump"):
+        FRONTEND.verb_action("move", {"pawn": 3, "to": "c4 c6"})
+    with pytest.raises(IllegalMove, match="pawn"):
+        FRONTEND.verb_action("move", {"to": "c4"})
+
+
+def test_unused_verbs_fall_back_to_the_shared_refusal():
+    with pytest.raises(IllegalMove, match="/place, /move"):
+        FRONTEND.verb_action("roll", {})
+
+
+@pytest.mark.parametrize("path", ["e3 e5 c5", "e3,e5,c5", "E3, e5 -> c5"])
+def test_jump_action_parses_the_path(path):
+    assert FRONTEND.jump_action(1, path) == {"type": "jump", "pawn": 1, "path": ["e3", "e5", "c5"]}
+
+
+def test_jump_action_is_accepted_by_the_engine():
+    state, _ = callable_state()
+    action = FRONTEND.jump_action(1, "c3")
+    assert action in GAME.legal_actions(state, "alice")
+    _, events = play(state, "alice", action)
+    assert events[0]["type"] == "jumped"
+    with pytest.raises(IllegalMove):
+        FRONTEND.jump_action(1, "  ")
+
+
+def test_call_jump_button_only_while_jump_is_callable():
+    assert FRONTEND.buttons(GAME.view(started(), None)) == []
+    state, _ = callable_state()
+    buttons = FRONTEND.buttons(GAME.view(state, None))
+    assert buttons[0].label == "Call Jump!"
+    for button in buttons:
+        action = FRONTEND.action_for_button(button.token)
+        assert action in GAME.legal_actions(state, "bob")
+        with pytest.raises(IllegalMove):
+            play(state, "alice", action)
+    called, _ = play(state, "bob", FRONTEND.action_for_button("call_jump"))
+    assert FRONTEND.buttons(GAME.view(called, None)) == []
+
+
+def test_unknown_button_tokens_are_refused():
+    with pytest.raises(IllegalMove):
+        FRONTEND.action_for_button("roll")
+
+
+def test_narration_of_placing_moving_and_calling_names_the_players():
+    state = GAME.new_game(PLAYERS, NO_DICE, {"black": "alice"})
+    _, events = play(state, "alice", {"type": "place", "order": [3, 1, 5, 2, 4]})
+    assert FRONTEND.describe_events(events, MENTIONS) == ["<@1> places the black pawns: a3 b1 c5 d2 e4."]
+    state, events = callable_state()
+    lines = FRONTEND.describe_events(events, MENTIONS)
+    assert lines[0] == "<@2> moves pawn 3: b4 → b3."
+    assert "<@1> can jump" in lines[1] and "<@2> may call" in lines[1]
+    state, events = play(state, "bob", {"type": "call_jump"})
+    assert FRONTEND.describe_events(events, MENTIONS) == ["📣 <@2> calls **Jump!** <@1> must jump."]
+    _, events = play(state, "alice", {"type": "jump", "pawn": 1, "path": ["c3"]})
+    assert FRONTEND.describe_events(events, MENTIONS)[0] == "<@1> jumps pawn 1 (forced): a3 → c3, over 1 pawn."
+    _, events = play(callable_state()[0], "bob", {"type": "decline_call"})
+    assert "<@2> lets it go" in FRONTEND.describe_events(events, MENTIONS)[0]
+
+
+def test_narration_of_a_chain_pass_draw_and_win():
+    lines = FRONTEND.describe_events([
+        {"type": "jumped", "player": "alice", "pawn": 1, "from": "c1", "path": ["e3", "e5", "c5"],
+         "over": ["d2", "e4", "d5"], "forced": False},
+        {"type": "passed", "player": "bob", "reason": "no_legal_move"},
+        {"type": "draw", "reason": "no_legal_moves"},
+        {"type": "won", "player": "alice", "loser": "bob", "pawn": 3, "loser_pawns_out": [1, 2, 4],
+         "loser_sum": 7, "points": 21},
+    ], MENTIONS)
+    assert lines[0] == "<@1> jumps pawn 1: c1 → e3 → e5 → c5, over 3 pawns."
+    assert lines[1] == "<@2> has no legal move and passes."
+    assert "drawn" in lines[2]
+    assert "<@1>" in lines[3] and "<@2>" in lines[3] and "7 × 3 = **21**" in lines[3]
+
+
+def test_describe_state_lists_pawns_turn_and_calls():
+    text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
+    assert "Black <@1>: 1:b1 2:d1 3:a1 4:e1 5:c1 (0/5 across)" in text
+    assert "<@1> to move." in text
+    state, _ = callable_state()
+    assert "<@2> may call Jump!" in FRONTEND.describe_state(GAME.view(state, None), MENTIONS)
+    match_view = GAME.view(GAME.new_game(PLAYERS, NO_DICE, {"black": "alice", "match": {
+        "game": 2, "totals": {"alice": 21}}}), None)
+    text = FRONTEND.describe_state(match_view, MENTIONS)
+    assert "Match game 2: <@1> 21, <@2> 0" in text and "<@2> to place" in text
+
+
+def test_frontend_is_a_frontend():
+    assert isinstance(FRONTEND, Frontend)
+    assert set(FRONTEND.verbs) == {"place", "move"}
