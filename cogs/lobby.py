@@ -23,6 +23,14 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Discord offers every /game subcommand in DMs; those about a channel's game refuse there."""
+        command = interaction.command
+        if interaction.guild_id is None and getattr(command, "guild_only", False):
+            raise app_commands.NoPrivateMessage(
+                f"`/game {command.name}` works in the server channel where the game is played, not here.")
+        return True
+
     @app_commands.command(name="start", description="Open a lobby for a game in this channel")
     @app_commands.describe(game="Which game", opponent="Invite someone (they are mentioned and get a seat)")
     @app_commands.choices(game=GAME_CHOICES)

@@ -55,3 +55,11 @@ async def test_only_manage_server_changes_the_periods(fake_discord, parlor):
     assert saved.ephemeral and saved.response.content.startswith("Saved. Reminders every 6 h")
     clock = await fake_discord.slash(moderator, "settings clock", channel=general)
     assert "after 48 h" in clock.response.content and "every 6 h" in clock.response.content
+
+
+async def test_channel_commands_refuse_in_direct_messages(fake_discord, parlor):
+    alice = fake_discord.create_user("alice")
+    refused = await fake_discord.slash(alice, "game start", channel=fake_discord.dm_channel(alice),
+                                       game="john-henry")
+    assert refused.ephemeral and "server channel" in refused.response.content
+    assert await parlor.host.store.sessions_where("1 = 1") == []
