@@ -1,0 +1,240 @@
+"""Two Fat Dudes in Discord: /roll to walk, buttons to haggle, a form for counter-offers.
+
+Button tokens: `roll`, `pass`, `accept`, `decline`, `offer.<n>`, `counter.<n>`, `edge.retreat`,
+`edge.send_back`. The plain `counter` token is a *modal token*: the host opens a form asking for
+the amount and builds the action with `action_for_counter(points)`; decoding `counter` on its own
+raises IllegalMove because it names no amount.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.frontend import ActionButton, Frontend, Names
+from bot.render.two_fat_dudes import draw_hallway
+from games.core import IllegalMove
+
+COUNTER_MODAL_TOKEN = "counter"
+QUICK_OFFERS = (0, 5, 10)
+_AMOUNT_TOKEN = re.compile(r"(offer|counter)\.(\d{1,9})")
+_SIMPLE_TOKENS = {
+    "roll": {"type": "roll"},
+    "pass": {"type": "pass"},
+    "accept": {"type": "accept"},
+    "decline": {"type": "decline"},
+    "edge.retreat": {"type": "edge", "choice": "retreat"},
+    "edge.send_back": {"type": "edge", "choice": "send_back"},
+}
+
+RULES_TEXT = """\
+**Two Fat Dudes in a Narrow Hallway** — 2 players, a d4.
+Red starts on the left semicircle (space 0), blue on the right (14); each walks to the other's end.
+• **Roll-off:** both `/roll`; higher starts, the other takes **the Edge**. Ties roll again.
+• **Moving:** `/roll` and move. Ending on your colour adds its number, on the other colour subtracts it, \
+green adds 10.
+• **Encounter:** a roll reaching the other dude stops next to him (score that space). The mover may \
+**offer** points to pass (costs 1) or **pass**; then the other may. Facing an offer: **accept**, \
+**decline** or **counter** (costs 1; the first offerer still pays).
+• **Deal:** points change hands, the dudes swap places, both score, and the race is on.
+• **No deal:** the Edge holder **retreats** to his start or **sends back** the other; that dude loses \
+5 (encounters 1–2) or 10 (3–4). The Edge then passes over.
+• **5th encounter:** no haggling — a roll that would pass squeezes one space past him.
+• **End:** exits need no exact roll. If the start player exits first, the other gets one last turn; \
+otherwise the game ends at once. A dude still inside loses 5 per step to his exit. Most points wins; \
+ties go to the one who exited, or are shared if both did."""
+
+
+def action_for_counter(points: int) -> dict:
+    """The counter-offer a host's amount form stands for."""
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise IllegalMove("A counter-offer is a whole number of points, 0 or more.")
+    return {"type": "counter", "points": points}
+
+
+class TwoFatDudesFrontend(Frontend):
+    slug = "two-fat-dudes"
+    rules_text = RULES_TEXT
+    verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
+
+    def draw_board(self, view: dict, names: Names) -> bytes:
+        return draw_hallway(view, names)
+
+    def describe_events(self, events: list[dict], names: Names) -> list[str]:
+        def name(player_id: str) -> str:
+            return names.get(player_id, player_id)
+
+        lines = []
+        index = 0
+        while index < len(events):
+            event = events[index]
+            if event["type"] in ("rolled", "moved"):
+                line, index = _movement_line(events, index, name)
+                lines.append(line)
+                continue
+            describe = _NARRATION.get(event["type"])
+            if describe is not None:
+                lines.append(describe(event, name))
+            index += 1
+        return lines
+
+    def describe_state(self, view: dict, names: Names) -> str:
+        def name(player_id: str) -> str:
+            return names.get(player_id, player_id)
+
+        lines = []
+        for player in view["players"]:
+            tags = []
+            if view.get("start_player") == player["id"]:
+                tags.append("start player")
+            if view.get("edge") == player["id"]:
+                tags.append("holds the Edge")
+            extra = f" ({', '.join(tags)})" if tags else ""
+            lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
+                         f"**{player['score']}** points{extra}")
+        lines.append(f"Encounters: {view['encounters']} of 5")
+        offer = view.get("offer")
+        if offer is not None:
+            payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
+            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {offer['points']} points "
+                         f"(proposed by {name(offer['proposed_by'])})")
+        if view["phase"] == "over":
+            winners = view.get("winners") or []
+            lines.append("Winners: " + ", ".join(map(name, winners)))
+        else:
+            lines.append(f"Waiting for {', '.join(map(name, view.get('to_act') or []))} ({view['phase']})")
+        return "\n".join(lines)
+
+    def buttons(self, view: dict) -> list[ActionButton]:
+        phase = view["phase"]
+        if phase in ("roll-off", "walk", "race"):
+            return [ActionButton("Roll", "roll")]
+        if phase == "edge":
+            return [ActionButton("Retreat", "edge.retreat", "secondary"),
+                    ActionButton("Send back", "edge.send_back", "danger")]
+        if phase != "encounter":
+            return []
+        if view.get("offer") is None:
+            return [ActionButton("Pass", "pass", "secondary")] + [
+                ActionButton(f"Offer {points}", f"offer.{points}") for points in QUICK_OFFERS
+            ]
+        return [ActionButton("Accept", "accept", "success"), ActionButton("Decline", "decline", "danger"),
+                ActionButton("Counter…", COUNTER_MODAL_TOKEN, "secondary")]
+
+    def action_for_button(self, token: str) -> dict:
+        if token in _SIMPLE_TOKENS:
+            return dict(_SIMPLE_TOKENS[token])
+        if token == COUNTER_MODAL_TOKEN:
+            raise IllegalMove("Say how many points you ask for: the Counter button opens a form for the amount.")
+        amount = _AMOUNT_TOKEN.fullmatch(token)
+        if amount is not None:
+            return {"type": amount.group(1), "points": int(amount.group(2))}
+        return super().action_for_button(token)
+
+    def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
+        if verb == "roll":
+            return {"type": "roll"}
+        return super().verb_action(verb, options)
+
+
+def _where(player: dict) -> str:
+    if player["exited"]:
+        return "out of the hallway"
+    start = 0 if player["colour"] == "red" else 14
+    return "on his start semicircle" if player["position"] == start else f"on space {player['position']}"
+
+
+def _edge_line(event: dict, name: Callable[[str], str]) -> str:
+    who, cost = name(event["player"]), event["cost"]
+    if event["choice"] == "retreat":
+        done = f"{who} uses the Edge and retreats to his start (-{cost}, now {event['score']})."
+    else:
+        done = (f"{who} uses the Edge and sends {name(event['sent_back'])} back to his start "
+                f"(-{cost}, now {event['score']}).")
+    return f"{done} The Edge passes to {name(event['edge_to'])}."
+
+
+def _game_over_line(event: dict, name: Callable[[str], str]) -> str:
+    scores = ", ".join(f"{name(player)} {score}" for player, score in event["scores"].items())
+    winners = event["winners"]
+    if len(winners) > 1:
+        return f"**Game over** — shared victory for {' and '.join(map(name, winners))}! Final scores: {scores}."
+    return f"**Game over** — {name(winners[0])} is the Honorary Skinny Dude! Final scores: {scores}."
+
+
+def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -> tuple[str, int]:
+    """One sentence for a roll, the move it makes and what it scores; returns the next index."""
+    player = events[index]["player"]
+
+    def next_is(kind: str) -> bool:
+        return index < len(events) and events[index]["type"] == kind and events[index]["player"] == player
+
+    parts, joiner, suffix = [], " and ", "."
+    if next_is("rolled"):
+        parts.append(f"rolls a {events[index]['roll']}")
+        index += 1
+    if next_is("moved"):
+        moved = events[index]
+        index += 1
+        place = "his start semicircle" if moved["to"] in (0, 14) else f"space {moved['to']}"
+        if next_is("exited"):
+            parts.append("leaves the hallway")
+            suffix = "!"
+            index += 1
+        elif moved["blocked"]:
+            stays = "stays" if moved["from"] == moved["to"] else "stops"
+            parts.append(f"is blocked and {stays} on {place}")
+            joiner = " but "
+        else:
+            parts.append(f"moves to {place}")
+    if next_is("scored"):
+        suffix = f" ({events[index]['points']:+d}, now {events[index]['score']})."
+        index += 1
+    return f"{name(player)} {joiner.join(parts)}{suffix}", index
+
+
+def _points(points: int) -> str:
+    return f"{points} point" if points in (1, -1) else f"{points} points"
+
+
+def _offer_line(event: dict, name: Callable[[str], str]) -> str:
+    who, payee, points = name(event["player"]), name(event["payee"]), _points(event["points"])
+    cost = f"(-{event['cost']}, now {event['score']})"
+    if event["type"] == "offered":
+        return f"{who} offers {payee} {points} to let him pass {cost}."
+    if event["player"] == event["payer"]:
+        return f"{who} counters: he will pay {payee} {points} {cost}."
+    return f"{who} counters: he wants {points} from {name(event['payer'])} {cost}."
+
+
+def _penalty_line(event: dict, name: Callable[[str], str]) -> str:
+    steps = f"{event['steps']} step{'s' if event['steps'] != 1 else ''}"
+    return f"{name(event['player'])} is still {steps} from the exit: -{event['points']} (now {event['score']})."
+
+
+_NARRATION: dict[str, Callable[[dict, Callable[[str], str]], str]] = {
+    "roll_off": lambda e, n: f"{n(e['player'])} rolls {e['roll']} for the start.",
+    "roll_off_tied": lambda e, n: "The roll-off is a tie: roll again.",
+    "start_player": lambda e, n: f"{n(e['player'])} starts; {n(e['edge'])} takes the Edge.",
+    "encounter": lambda e, n: (f"**Encounter {e['number']}!** {n(e['mover'])} and {n(e['other'])} are belly to "
+                               f"belly. {n(e['mover'])} may make an offer or pass."),
+    "squeezed": lambda e, n: f"**Encounter 5:** sweaty and slippery, {n(e['player'])} squeezes past {n(e['past'])}!",
+    "offered": _offer_line,
+    "countered": _offer_line,
+    "passed": lambda e, n: f"{n(e['player'])} passes.",
+    "declined": lambda e, n: f"{n(e['player'])} declines.",
+    "no_deal": lambda e, n: (f"No deal. {n(e['edge'])} holds the Edge: retreat or send back "
+                             f"(costs {e['cost']})."),
+    "accepted": lambda e, n: (f"{n(e['player'])} accepts: {n(e['payer'])} pays {n(e['payee'])} "
+                              f"{_points(e['points'])}."),
+    "swapped": lambda e, n: "The dudes squeeze past each other and swap places.",
+    "edge": _edge_line,
+    "race_started": lambda e, n: "The race to the exits is on!",
+    "exited": lambda e, n: f"{n(e['player'])} leaves the hallway!",
+    "last_turn": lambda e, n: f"{n(e['player'])} gets one last turn to finish the round.",
+    "penalty": _penalty_line,
+    "game_over": _game_over_line,
+}
+
+FRONTEND = TwoFatDudesFrontend()

@@ -1,0 +1,214 @@
+"""The Two Fat Dudes front end: board picture, buttons, verbs and narration, from views only."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.frontend import ActionButton
+from bot.frontends import FRONTENDS
+from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, action_for_counter
+from bot.render.two_fat_dudes import HEIGHT, WIDTH
+from games.core import IllegalMove, ScriptedRandomness
+from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
+
+A, B = "alice", "bob"
+NAMES = {A: "Alice", B: "Bob"}
+MENTIONS = {A: "<@1>", B: "<@2>"}
+
+
+def state(**fields) -> TwoFatDudesState:
+    base = {"players": [A, B], "phase": "walk", "start_player": 0, "edge": 1, "turn": 0}
+    base.update(fields)
+    return TwoFatDudesState(**base)
+
+
+def view_of(**fields) -> dict:
+    return GAME.view(state(**fields), None)
+
+
+def picture(view: dict) -> Image.Image:
+    return Image.open(io.BytesIO(FRONTEND.draw_board(view, NAMES)))
+
+
+def test_frontend_is_registered():
+    assert FRONTENDS["two-fat-dudes"] is FRONTEND
+    assert len(FRONTEND.rules_text) <= 1500
+
+
+def test_board_is_a_png_of_the_expected_size():
+    image = picture(view_of())
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+    assert 800 <= WIDTH <= 1000
+
+
+@pytest.mark.parametrize("change", [
+    {"positions": [5, 14]},
+    {"scores": [7, 0]},
+    {"edge": 0},
+    {"encounters": 2},
+    {"phase": "encounter", "encounters": 1, "decider": 0, "offer": Offer(payer=0, points=18, proposed_by=0)},
+])
+def test_the_picture_changes_with_the_view(change):
+    before = picture(view_of()).tobytes()
+    assert picture(view_of(**change)).tobytes() != before
+
+
+def test_finished_and_roll_off_boards_draw():
+    over = view_of(phase="over", positions=[14, 14], exited=[True, False], winners=[A], scores=[3, -70])
+    assert picture(over).size == (WIDTH, HEIGHT)
+    roll_off = GAME.view(GAME.new_game([A, B], ScriptedRandomness()), None)
+    assert picture(roll_off).size == (WIDTH, HEIGHT)
+
+
+def tokens(view: dict) -> list[str]:
+    buttons = FRONTEND.buttons(view)
+    assert all(isinstance(button, ActionButton) for button in buttons)
+    return [button.token for button in buttons]
+
+
+@pytest.mark.parametrize("fields", [
+    {"phase": "roll-off", "start_player": None, "edge": None},
+    {},
+    {"phase": "race", "positions": [9, 4]},
+])
+def test_roll_button_where_a_roll_is_due(fields):
+    assert tokens(view_of(**fields)) == ["roll"]
+    assert FRONTEND.action_for_button("roll") == {"type": "roll"}
+
+
+def test_buttons_decode_to_actions_the_engine_accepts():
+    situations = [
+        state(phase="encounter", positions=[6, 7], encounters=1, decider=0),
+        state(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0)),
+        state(phase="edge", positions=[6, 7], encounters=3),
+        state(),
+    ]
+    for situation in situations:
+        view = GAME.view(situation, None)
+        player = view["to_act"][0]
+        for token in tokens(view):
+            if token == COUNTER_MODAL_TOKEN:
+                continue
+            action = FRONTEND.action_for_button(token)
+            assert action in GAME.legal_actions(situation, player) or action["type"] in ("offer", "counter")
+            GAME.apply(situation, player, action, ScriptedRandomness(rolls=[1]))
+
+
+def test_encounter_buttons_with_nothing_on_the_table():
+    view = view_of(phase="encounter", positions=[6, 7], encounters=1, decider=0)
+    buttons = FRONTEND.buttons(view)
+    assert [b.token for b in buttons] == ["pass", "offer.0", "offer.5", "offer.10"]
+    assert [b.label for b in buttons][1:] == ["Offer 0", "Offer 5", "Offer 10"]
+    assert FRONTEND.action_for_button("offer.5") == {"type": "offer", "points": 5}
+
+
+def test_facing_an_offer_buttons_and_the_counter_modal_token():
+    view = view_of(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0))
+    assert tokens(view) == ["accept", "decline", "counter"]
+    with pytest.raises(IllegalMove, match="form"):
+        FRONTEND.action_for_button(COUNTER_MODAL_TOKEN)
+    assert action_for_counter(23) == {"type": "counter", "points": 23}
+    assert FRONTEND.action_for_button("counter.23") == {"type": "counter", "points": 23}
+    for bad in (-1, True, "5"):
+        with pytest.raises(IllegalMove):
+            action_for_counter(bad)
+
+
+def test_edge_buttons():
+    view = view_of(phase="edge", positions=[6, 7], encounters=1)
+    assert tokens(view) == ["edge.retreat", "edge.send_back"]
+    assert FRONTEND.action_for_button("edge.send_back") == {"type": "edge", "choice": "send_back"}
+
+
+def test_no_buttons_when_over_and_unknown_tokens_are_refused():
+    assert FRONTEND.buttons(view_of(phase="over", exited=[True, False], positions=[14, 3], winners=[A])) == []
+    for token in ("fly", "offer.", "offer.x", "edge.dance"):
+        with pytest.raises(IllegalMove):
+            FRONTEND.action_for_button(token)
+
+
+def test_roll_verb_and_unused_verbs():
+    assert FRONTEND.verbs.keys() == {"roll"}
+    assert FRONTEND.verb_action("roll", {}) == {"type": "roll"}
+    with pytest.raises(IllegalMove, match="/roll"):
+        FRONTEND.verb_action("move", {"to": 3})
+
+
+def narrate(before: TwoFatDudesState, player: str, action: dict, rolls=()) -> tuple[TwoFatDudesState, str]:
+    after, events = GAME.apply(before, player, action, ScriptedRandomness(rolls=rolls))
+    lines = FRONTEND.describe_events(events, MENTIONS)
+    assert all(isinstance(line, str) and line for line in lines)
+    return after, "\n".join(lines)
+
+
+def test_narration_of_the_roll_off():
+    game = GAME.new_game([A, B], ScriptedRandomness())
+    game, text = narrate(game, A, {"type": "roll"}, [2])
+    assert "<@1> rolls 2" in text
+    game, text = narrate(game, B, {"type": "roll"}, [2])
+    assert "tie" in text
+    game, _ = narrate(game, A, {"type": "roll"}, [1])
+    game, text = narrate(game, B, {"type": "roll"}, [4])
+    assert "<@2> starts; <@1> takes the Edge" in text
+
+
+def test_narration_of_a_move_and_an_encounter_and_a_deal():
+    game, text = narrate(state(positions=[3, 5]), A, {"type": "roll"}, [4])
+    assert "<@1> rolls a 4 but is blocked and stops on space 4 (+3, now 3)." in text
+    assert "Encounter 1" in text and "<@2>" in text
+    game, text = narrate(game, A, {"type": "offer", "points": 18})
+    assert "<@1> offers <@2> 18 points to let him pass (-1, now 2)." in text
+    game, text = narrate(game, B, {"type": "counter", "points": 23})
+    assert "<@2> counters: he wants 23 points from <@1> (-1, now -1)." in text
+    game, text = narrate(game, A, {"type": "accept"})
+    assert "<@1> accepts: <@1> pays <@2> 23 points" in text
+    assert "swap" in text and "race" in text
+
+
+def test_narration_of_passing_declining_and_the_edge():
+    encounter = state(phase="encounter", positions=[6, 7], encounters=3, decider=0)
+    game, text = narrate(encounter, A, {"type": "pass"})
+    assert "<@1> passes" in text
+    game, text = narrate(game, B, {"type": "pass"})
+    assert "<@2> holds the Edge" in text and "10" in text
+    _, text = narrate(game, B, {"type": "edge", "choice": "send_back"})
+    assert "sends <@1> back to his start (-10, now -10)" in text
+    assert "The Edge passes to <@1>" in text
+    game, _ = narrate(encounter, A, {"type": "offer", "points": 2})
+    game, text = narrate(game, B, {"type": "decline"})
+    assert "<@2> declines" in text
+    _, text = narrate(game, B, {"type": "edge", "choice": "retreat"})
+    assert "<@2> uses the Edge and retreats" in text
+
+
+def test_narration_of_the_squeeze_exit_last_turn_and_final_scores():
+    game, text = narrate(state(positions=[6, 7], encounters=4), A, {"type": "roll"}, [3])
+    assert "squeezes past <@2>" in text
+    game, text = narrate(state(phase="race", positions=[12, 5], scores=[10, 10]), A, {"type": "roll"}, [3])
+    assert "<@1> rolls a 3 and leaves the hallway!" in text and "<@2> gets one last turn" in text
+    _, text = narrate(game, B, {"type": "roll"}, [1])
+    assert "<@2> is still 4 steps from the exit: -20 (now -13)" in text
+    assert "<@1> is the Honorary Skinny Dude" in text and "<@2> -13" in text
+
+
+def test_narration_of_a_shared_victory():
+    game, _ = narrate(state(phase="race", positions=[12, 3], scores=[5, 5]), A, {"type": "roll"}, [2])
+    _, text = narrate(game, B, {"type": "roll"}, [3])
+    assert "shared victory for <@1> and <@2>" in text
+
+
+def test_describe_state_tells_positions_scores_edge_and_offer():
+    view = view_of(phase="encounter", positions=[6, 7], scores=[22, 6], encounters=2,
+                   offer=Offer(payer=0, points=18, proposed_by=1))
+    text = FRONTEND.describe_state(view, NAMES)
+    assert "Alice: on space 6, **22** points (start player)" in text
+    assert "Bob: on space 7, **6** points (holds the Edge)" in text
+    assert "Encounters: 2 of 5" in text
+    assert "Alice pays Bob 18 points (proposed by Bob)" in text
+    assert "Waiting for Alice" in text
+    over = view_of(phase="over", positions=[14, 3], exited=[True, False], winners=[A])
+    assert "Winners: Alice" in FRONTEND.describe_state(over, NAMES)
+    assert "out of the hallway" in FRONTEND.describe_state(over, NAMES)
