@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     reminder_hours: float = Field(default=12.0, gt=0, description="Default reminder period for servers.")
     turn_clock_hours: float = Field(default=48.0, gt=0, description="Default turn clock before /game claim.")
 
-    @field_validator("discord_api_base", "discord_gateway_url", "discord_token", mode="before")
+    @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

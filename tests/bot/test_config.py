@@ -1,0 +1,74 @@
+"""Settings from the environment, and `python -m bot` without a token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import MissingToken, Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DISCORD_GUILD_ID",
+            "LOG_LEVEL", "REMINDER_HOURS", "TURN_CLOCK_HOURS")
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_defaults(clean_env):
+    settings = Settings(_env_file=None)
+    assert settings.database_path == Path("data/parlor.sqlite3")
+    assert settings.discord_api_base is None and settings.discord_guild_id is None
+    with pytest.raises(MissingToken, match="DISCORD_TOKEN"):
+        settings.require_token()
+
+
+def test_the_example_env_file_parses_with_its_blank_values(clean_env, tmp_path):
+    example = (ROOT / ".env.example").read_text()
+    env_file = tmp_path / ".env"
+    env_file.write_text(example.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
+    settings = Settings(_env_file=env_file)
+    assert settings.require_token() == "abc"
+    assert settings.discord_guild_id is None and settings.discord_gateway_url is None
+    assert settings.reminder_hours == 12 and settings.turn_clock_hours == 48
+
+
+def test_every_setting_is_documented_in_the_example():
+    example = (ROOT / ".env.example").read_text()
+    for name in SETTINGS:
+        assert f"\n{name}=" in example
+
+
+def test_environment_overrides(clean_env):
+    clean_env.setenv("DISCORD_GUILD_ID", "123")
+    clean_env.setenv("LOG_LEVEL", "debug")
+    settings = Settings(_env_file=None)
+    assert settings.discord_guild_id == 123 and settings.log_level == "DEBUG"
+    clean_env.setenv("LOG_LEVEL", "loud")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+
+
+def test_the_token_is_never_shown(clean_env):
+    clean_env.setenv("DISCORD_TOKEN", "secret-token-value")
+    settings = Settings(_env_file=None)
+    assert "secret-token-value" not in repr(settings) and "secret-token-value" not in str(settings.model_dump())
+
+
+def test_python_m_bot_without_a_token_says_what_to_set(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN is not set" in lines[0]
