@@ -1,0 +1,210 @@
+"""Johari Bones in Discord: the public board, each player's private hand, and the controls.
+
+Narration sees only events, which carry no hidden bone; every private helper reads one
+player's view and nothing else, so what it shows is exactly what that player may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.frontend import ActionButton, Frontend, Names
+from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
+from games.core import IllegalMove
+from games.johari_scoring import BOXES, box_score
+
+PLACE_POSITIONS = ("in", "up", "out")
+SWAP_KINDS = ("up", "in-out")
+PRIVATE_POSITIONS = ("down", "in", "out")
+
+RULES_TEXT = """**Johari Bones** — 2–4 players, one double-six set, 10 hands.
+Each hand you hold four bones: **face up** (everyone sees it), **face down** (nobody does), \
+**face in** (only you) and **face out** (everyone but you).
+On each of your **3 turns** per hand, either:
+• **Draw** the top bone of the pile and `/place` it on your own face in or face up, or on another \
+player's face out or face up (the bone it replaces leaves the hand), or
+• `/swap` your face up with another's face up, or your face in with another's face out.
+Then every bone is revealed and each player `/score`s one open box with the 8 ends of his bones:
+• Ones–Sixes: the ends showing that number • Full House: three of one number + two of another \
+(their sum) • 4 Run / 5 Run: consecutive numbers, 0 counts (their sum) • Chance: all ends.
+Two blank ends together may act as one wild end (1–6); the bot uses it as well as it can.
+A box your hand cannot fill scores 0. After 10 hands the highest total wins; ties share."""
+
+
+def _name(names: Names, player: str) -> str:
+    return names.get(player, player)
+
+
+def _position_phrase(names: Names, player: str, target: str, position: str) -> str:
+    owner = "their own" if target == player else f"{_name(names, target)}'s"
+    return f"{owner} {POSITION_LABELS[position].lower()}"
+
+
+def swap_action(kind: str, with_id: str) -> dict:
+    """The action for /swap: `kind` is "up" or "in-out", `with_id` the other player."""
+    return {"type": "swap", "kind": kind, "with": with_id}
+
+
+def score_action(box: str) -> dict:
+    """The action for /score."""
+    return {"type": "score", "box": box}
+
+
+def _own_entry(view: Mapping[str, Any], viewer: str | None) -> dict | None:
+    return next((entry for entry in view["players"] if entry["id"] == viewer), None)
+
+
+def score_preview(private_view: Mapping[str, Any], viewer: str | None = None) -> dict[str, int]:
+    """What the viewer's shown bones would score in each of his open boxes.
+
+    Only bones the view holds are counted: at scoring time that is the whole hand, before it a
+    lower bound. Without a viewer (the public view) there is nothing to preview.
+    """
+    viewer = viewer if viewer is not None else private_view.get("viewer")
+    entry = _own_entry(private_view, viewer)
+    if entry is None:
+        return {}
+    bones = [entry[position] for position in ("up", "down", "in", "out") if entry[position] is not None]
+    card = private_view["scorecard"][viewer]
+    return {box: box_score(bones, box) for box in BOXES if card[box] is None}
+
+
+def placement_choices(
+    private_view: Mapping[str, Any], viewer: str, names: Names | None = None
+) -> list[tuple[str, dict]]:
+    """Button labels and place actions for the bone the viewer has drawn (none if he has not)."""
+    if private_view.get("drawn") is None or private_view["to_act"] != [viewer]:
+        return []
+    names = names or {}
+    choices = [(f"My {POSITION_LABELS[position].lower()}",
+                {"type": "place", "target": viewer, "position": position}) for position in ("in", "up")]
+    for entry in private_view["players"]:
+        if entry["id"] == viewer:
+            continue
+        for position in ("out", "up"):
+            label = f"{_name(names, entry['id'])}'s {POSITION_LABELS[position].lower()}"
+            choices.append((label, {"type": "place", "target": entry["id"], "position": position}))
+    return choices
+
+
+class JohariBonesFrontend(Frontend):
+    slug = "johari-bones"
+    rules_text = RULES_TEXT
+    verbs = {"place": "/place target:<player> position:in|up|out — put the bone you drew"}
+
+    def draw_board(self, view: dict, names: Names) -> bytes:
+        return render_board(view, names)
+
+    def draw_private(self, view: dict, names: Names) -> bytes:
+        return render_private(view, names)
+
+    def private_digest(self, view: dict) -> Any:
+        """The bones this view shows that the public view hides, and the drawn bone.
+
+        None when nothing is private (the public view, a revealed hand, or no view at all:
+        the host passes `{}` for a player who had no view before), so no DM is due.
+        """
+        if not view.get("players"):
+            return None
+        public = public_part(view)
+        hidden = {
+            entry["id"]: {position: entry[position] for position in PRIVATE_POSITIONS
+                          if entry[position] is not None and shown[position] is None}
+            for entry, shown in zip(view["players"], public["players"], strict=True)
+        }
+        hidden = {player: bones for player, bones in hidden.items() if bones}
+        if not hidden and view.get("drawn") is None:
+            return None
+        return {"bones": hidden, "drawn": view.get("drawn")}
+
+    def describe_events(self, events: list[dict], names: Names) -> list[str]:
+        lines = []
+        for event in events:
+            line = self._describe(event, names)
+            if line:
+                lines.append(line)
+        return lines
+
+    def _describe(self, event: dict, names: Names) -> str | None:
+        kind = event["type"]
+        if kind == "drew":
+            return f"{_name(names, event['player'])} drew a bone ({event['pile']} left in the pile)."
+        if kind == "placed":
+            where = _position_phrase(names, event["player"], event["target"], event["position"])
+            shown = f" **{event['bone']}**" if event.get("bone") else " the drawn bone"
+            return f"{_name(names, event['player'])} placed{shown} on {where}."
+        if kind == "swapped":
+            player, other = _name(names, event["player"]), _name(names, event["with"])
+            if event["kind"] == "up":
+                bones = event["bones"]
+                return (f"{player} swapped face-up bones with {other}: {player} now shows "
+                        f"**{bones[event['player']]}**, {other} **{bones[event['with']]}**.")
+            return f"{player} swapped their face-in bone for {other}'s face-out bone."
+        if kind == "revealed":
+            return f"Hand {event['hand']} is over: every bone is revealed. Choose a box with /score."
+        if kind == "scored":
+            box = BOX_LABELS[event["box"]]
+            return f"{_name(names, event['player'])} scored {event['points']} in {box}."
+        if kind == "dealt":
+            return f"Hand {event['hand']} is dealt; {_name(names, event['first'])} plays first."
+        if kind == "game_over":
+            winners = " and ".join(_name(names, player) for player in event["winners"])
+            best = max(event["scores"].values())
+            verb = "wins" if len(event["winners"]) == 1 else "share the win"
+            return f"Game over: {winners} {verb} with {best} points."
+        return None
+
+    def describe_state(self, view: dict, names: Names) -> str:
+        view = public_part(view)
+        lines = [f"Hand {view['hand']} of {len(BOXES)} · pile {view['pile']}"]
+        revealed = view["phase"] in ("scoring", "over")
+        for entry in view["players"]:
+            player = entry["id"]
+            total = sum(points or 0 for points in view["scorecard"][player].values())
+            if revealed:
+                bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
+                shown = f"bones {bones}"
+            else:
+                shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
+            lines.append(f"{_name(names, player)}: {shown} · total {total}")
+        if view["phase"] == "over":
+            lines.append("Game over.")
+        elif view["to_act"]:
+            waiting = ", ".join(_name(names, player) for player in view["to_act"])
+            step = "to choose a box" if view["phase"] == "scoring" else "to play"
+            lines.append(f"Waiting for {waiting} {step}.")
+        return "\n".join(lines)
+
+    def buttons(self, view: dict) -> list[ActionButton]:
+        if view["phase"] == "turns":
+            return [ActionButton("Draw", "draw")]
+        return []
+
+    def action_for_button(self, token: str) -> dict:
+        """`draw`, `place.<target>.<position>`, `swap.<kind>.<with>` or `score.<box>`."""
+        verb, _, rest = token.partition(".")
+        if token == "draw":
+            return {"type": "draw"}
+        if verb == "place":
+            target, _, position = rest.rpartition(".")
+            if target and position in PLACE_POSITIONS:
+                return {"type": "place", "target": target, "position": position}
+        if verb == "swap":
+            kind, _, other = rest.partition(".")
+            if kind in SWAP_KINDS and other:
+                return swap_action(kind, other)
+        if verb == "score" and rest in BOXES:
+            return score_action(rest)
+        return super().action_for_button(token)
+
+    def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
+        if verb != "place":
+            return super().verb_action(verb, options)
+        target, position = options.get("target"), options.get("position")
+        if not target or position not in PLACE_POSITIONS:
+            raise IllegalMove(f"Use {self.verbs['place']}.")
+        return {"type": "place", "target": str(target), "position": position}
+
+
+FRONTEND = JohariBonesFrontend()
