@@ -27,6 +27,9 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # discord.py logs whole request and gateway payloads at DEBUG; those can carry a player's private
+    # view (a DM), so its loggers never go below INFO.
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     point_at_discord(settings)
     signal.signal(signal.SIGTERM, _stop)
     try:

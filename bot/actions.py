@@ -24,7 +24,8 @@ from games.core import IllegalMove
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+APOLOGY = ("Sorry, something went wrong on my side. Nothing you did was lost: `/game status` shows where "
+           "the game stands, and you can try again.")
 
 
 def host_of(interaction: discord.Interaction) -> Host:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 from pathlib import Path
 
 from bot.client import ParlorBot
+from games import GAMES
 from tests.e2e.helpers import is_over, latest_board, mentioned, player_to_act
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeUser
@@ -145,3 +147,23 @@ async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDisc
     finally:
         await stop(second)
     fake_discord.assert_no_unknown_routes()
+
+
+async def test_an_unexpected_error_is_logged_answered_privately_and_changes_nothing(
+        fake_discord, parlor, monkeypatch, caplog):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    before = await parlor.host.last_session_in(str(channel.id))
+
+    def broken_apply(*args, **kwargs):
+        raise RuntimeError("a bug in the engine")
+
+    monkeypatch.setattr(GAMES["john-henry"], "apply", broken_apply)
+    with caplog.at_level(logging.ERROR):
+        result = await fake_discord.slash(alice, "roll", channel=channel)
+    assert result.ephemeral and result.response.content.startswith("Sorry, something went wrong")
+    assert "a bug in the engine" not in result.response.content
+    assert any(r.exc_info and "a bug in the engine" in str(r.exc_info[1]) for r in caplog.records)
+    after = await parlor.host.last_session_in(str(channel.id))
+    assert after.version == before.version and await parlor.host.moves(after) == []
