@@ -209,6 +209,36 @@ class Host:
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
                            views_after=views, began=True)
 
+    async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
+        """The next game of a match: the last game's players in the same seats, begun at once.
+
+        Its options are the `next_game_options` of the finished game's public view; a game that
+        does not offer them has no next game, and only the last game's players may start it.
+        """
+        if await self.store.open_session_in(channel_id) is not None:
+            raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
+        last = await self.last_session_in(channel_id)
+        game = get_game(last.slug)
+        if player not in last.player_ids:
+            raise UserError(f"Only the players of the last {game.title} game here can start its rematch; "
+                            "`/game start` opens a new game.")
+        if last.status != "finished" or last.end_reason != "played out":
+            raise UserError(f"The last {game.title} game here was not played to its end, so its match has "
+                            "no next game: `/game start` a new one.")
+        options = self.public_view(last).get("next_game_options")
+        if not options:
+            raise UserError(f"{game.title} has no rematch: `/game start` a new game instead.")
+        creator = next(seat for seat in last.players if seat.id == player)
+        try:
+            session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
+                                                    creator=creator, invited=[], options=dict(options),
+                                                    now=self.clock())
+        except ChannelBusy:
+            raise UserError("Another game was opened in this channel at the same moment.") from None
+        async with self._lock(session.id):
+            session = await self._write(session, players=list(last.players))
+            return await self._begin_locked(session, actor=player)
+
     async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):

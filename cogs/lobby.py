@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import records
-from bot.actions import begin, guarded, host_of, join, leave, seat_of
+from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
 from bot.replies import board_message, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
@@ -65,6 +65,15 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.guild_only()
     async def begin(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: begin(interaction, str(interaction.channel_id)))
+
+    @app_commands.command(name="rematch", description="Start the next game of the match with the same players")
+    @app_commands.guild_only()
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            outcome = await host_of(interaction).rematch(str(interaction.channel_id), str(interaction.user.id))
+            await announce_start(interaction, outcome)
+
+        await guarded(interaction, work)
 
     @app_commands.command(name="status", description="Show the board and whose turn it is")
     @app_commands.guild_only()

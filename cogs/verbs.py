@@ -49,6 +49,13 @@ async def autocomplete_verb(interaction: discord.Interaction, verb: str, option:
             for label, value in pairs if needle in label.lower() or needle in str(value).lower()][:MAX_CHOICES]
 
 
+async def autocomplete_number(interaction: discord.Interaction, verb: str, option: str,
+                              current: Any) -> list[app_commands.Choice[int]]:
+    """`autocomplete_verb` for an integer option: the frontend's values must be whole numbers."""
+    found = await autocomplete_verb(interaction, verb, option, "" if current is None else str(current))
+    return [app_commands.Choice(name=choice.name, value=int(choice.value)) for choice in found]
+
+
 class Verbs(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -69,6 +76,10 @@ class Verbs(commands.Cog):
     @move.autocomplete("to")
     async def move_to(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await autocomplete_verb(interaction, "move", "to", current)
+
+    @move.autocomplete("pawn")
+    async def move_pawn(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
+        return await autocomplete_number(interaction, "move", "pawn", current)
 
     @app_commands.command(name="place", description="Place pawns or a drawn bone in this channel's game")
     @app_commands.describe(order="Follow the Arrow: pawn numbers for columns a..e, e.g. 3 1 5 2 4",

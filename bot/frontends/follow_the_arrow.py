@@ -3,6 +3,11 @@
 Button tokens: `call_jump` and `decline_call`, offered while the public view says Jump may be called.
 The host lets anyone press them and the engine refuses everyone but the last mover. The /jump
 command belongs to this game's cog, which builds its action with `jump_action(pawn, path)`.
+
+Autocomplete (`choices`) draws on the user's legal actions. Once a pawn is chosen, `/move to:` and
+`/jump path:` offer that pawn's destinations; before that they offer every pawn's, as values that
+name the pawn first ("3 c4", "3 c4 c6"), which `/move` and `/jump` read as the pawn when the pawn
+option is left empty (and refuse when it names another pawn).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from bot.frontend import ActionButton, Frontend, Names
 from bot.render.follow_the_arrow import draw_follow_the_arrow
 from games.core import IllegalMove
 
-_SEPARATORS = re.compile(r"[\s,;>\-–→]+")
+_SEPARATORS = re.compile(r"[\s,;:>\-–→]+")
 _BUTTON_ACTIONS = {"call_jump": {"type": "call_jump"}, "decline_call": {"type": "decline_call"}}
 
 RULES_TEXT = """\
@@ -33,7 +38,7 @@ must be a jump (his choice which). Silence or Pass lets him move freely.
 • A player who cannot move passes; if neither can, the game is drawn.
 • **Win:** all five pawns on the opponent's start row. Score = the loser's pawn numbers not yet on \
 your start row, added up, times the number of your last pawn in (1, 2, 4 out and your 3 last: 7 × 3 = 21).
-• In a match, who places and moves first alternates; points add up."""
+• In a match (`/game rematch` after a game), who places and moves first alternates; points add up."""
 
 
 def _parse_circles(text: Any, what: str) -> list[str]:
@@ -63,6 +68,49 @@ def _pawn(value: Any) -> int:
     return int(str(value).strip())
 
 
+def _pawn_and_circles(pawn: Any, text: Any, what: str) -> tuple[int, list[str]]:
+    """The pawn and circles of a /move or /jump, where the circles may start with the pawn ("3 c4 c6")."""
+    parts = _parse_circles(text, what)
+    if parts[0] == "pawn":
+        parts = parts[1:]
+    named = parts.pop(0) if parts and parts[0].isdigit() else None
+    if not parts:
+        raise IllegalMove(f"Give the {what}, e.g. c4 c6.")
+    if named is not None and pawn is not None and int(named) != _pawn(pawn):
+        raise IllegalMove(f"You chose pawn {pawn}, but {' '.join(parts)} was offered for pawn {named}: "
+                          "pick one pawn and its own destinations.")
+    return _pawn(pawn if pawn is not None else named), parts
+
+
+def _pawn_choices(actions: list[dict], where: Callable[[dict], str]) -> list[tuple[str, str]]:
+    """One choice per pawn that has any of `actions`, listing where it can go."""
+    by_pawn: dict[int, list[str]] = {}
+    for action in actions:
+        by_pawn.setdefault(action["pawn"], []).append(where(action))
+    return [(f"pawn {pawn}: {', '.join(places)}", str(pawn)) for pawn, places in sorted(by_pawn.items())]
+
+
+def _destination_choices(actions: list[dict], typed: Mapping[str, Any],
+                         where: Callable[[dict], str]) -> list[tuple[str, str]]:
+    """Destinations of the chosen pawn, or of every pawn (named in the value) while none is chosen."""
+    chosen = typed.get("pawn")
+    if chosen is not None and str(chosen).isdigit():
+        return [(_label(a, where), where(a)) for a in actions if a["pawn"] == int(chosen)]
+    return [(_label(a, where), f"{a['pawn']} {where(a)}") for a in actions]
+
+
+def _label(action: dict, where: Callable[[dict], str]) -> str:
+    return f"pawn {action['pawn']} → {where(action).replace(' ', ' → ')}"
+
+
+def _landing(action: dict) -> str:
+    return " ".join(action["path"])
+
+
+def _target(action: dict) -> str:
+    return action["to"]
+
+
 class FollowTheArrowFrontend(Frontend):
     slug = "follow-the-arrow"
     rules_text = RULES_TEXT
@@ -78,15 +126,31 @@ class FollowTheArrowFrontend(Frontend):
         if verb == "place":
             return {"type": "place", "order": _parse_order(options.get("order"))}
         if verb == "move":
-            target = _parse_circles(options.get("to"), "circle to move to")
+            pawn, target = _pawn_and_circles(options.get("pawn"), options.get("to"), "circle to move to")
             if len(target) != 1:
                 raise IllegalMove("A line move goes to one circle; to jump, use /jump pawn:3 path:c4 c6.")
-            return {"type": "move", "pawn": _pawn(options.get("pawn")), "to": target[0]}
+            return {"type": "move", "pawn": pawn, "to": target[0]}
         return super().verb_action(verb, options)
 
-    def jump_action(self, pawn: int, path: str) -> dict:
+    def jump_action(self, pawn: int | None, path: str) -> dict:
         """The jump action for /jump: `path` lists the landing circles, "c4 c6" or "c4,c6"."""
-        return {"type": "jump", "pawn": _pawn(pawn), "path": _parse_circles(path, "landing circles in order")}
+        number, landings = _pawn_and_circles(pawn, path, "landing circles in order")
+        return {"type": "jump", "pawn": number, "path": landings}
+
+    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """`/move pawn:`/`to:` from the line moves, `/jump pawn:`/`path:` from the jumps, longest first."""
+        if verb == "move":
+            actions, where = [a for a in legal if a["type"] == "move"], _target
+        elif verb == "jump":
+            jumps = [a for a in legal if a["type"] == "jump"]
+            actions, where = sorted(jumps, key=lambda a: -len(a["path"])), _landing
+        else:
+            return []
+        if option == "pawn":
+            return _pawn_choices(actions, where)
+        if option in ("to", "path"):
+            return _destination_choices(actions, typed, where)
+        return []
 
     def buttons(self, view: dict) -> list[ActionButton]:
         if view.get("phase") != "play" or not view.get("jump_callable"):
@@ -131,9 +195,10 @@ class FollowTheArrowFrontend(Frontend):
 
 def _turn_line(view: dict, name: Callable[[str], str]) -> str:
     if view["phase"] == "over":
+        rematch = " `/game rematch` starts the next game of the match." if view.get("next_game_options") else ""
         if view["winner"]:
-            return f"**{name(view['winner'])}** wins **{view['points']}** points."
-        return "Drawn: neither player can move."
+            return f"**{name(view['winner'])}** wins **{view['points']}** points.{rematch}"
+        return f"Drawn: neither player can move.{rematch}"
     waiting = ", ".join(name(who) for who in view["to_act"])
     if view["phase"] == "placing":
         return f"{waiting} to place pawns (/place)."

@@ -1,0 +1,121 @@
+"""Follow the Arrow below Discord: autocomplete choices, pawn-first option values, and `Host.rematch`."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.frontends.follow_the_arrow import FRONTEND
+from bot.host import UserError
+from games.core import IllegalMove, ScriptedRandomness
+from games.follow_the_arrow import GAME
+from tests.bot.conftest import ALICE, BOB, CAROL
+
+NO_DICE = ScriptedRandomness()
+CHANNEL = "900"
+
+
+def placed(black: str = "alice", red: str = "bob"):
+    """Both sides placed 1 2 3 4 5: black's pawn 1 on a1 (arrows N, NE), red's pawn 5 on e6."""
+    state = GAME.new_game([black, red], NO_DICE, {"black": black})
+    state, _ = GAME.apply(state, black, {"type": "place", "order": [1, 2, 3, 4, 5]}, NO_DICE)
+    state, _ = GAME.apply(state, red, {"type": "place", "order": [1, 2, 3, 4, 5]}, NO_DICE)
+    return state
+
+
+def jumpable():
+    """Alice's pawn 1 on a3 (arrow E) can jump Bob's b3 to c3, then on over his c4 to c5."""
+    return placed().model_copy(update={"turn": "alice", "pawns": {
+        "alice": ["a3", "a2", "c2", "d2", "e2"], "bob": ["a1", "c4", "b3", "e1", "e6"]}}, deep=True)
+
+
+def test_move_choices_follow_the_chosen_pawn_or_name_the_pawn_in_the_value():
+    legal = GAME.legal_actions(placed(), "alice")
+    chosen = FRONTEND.choices("move", "to", legal, {"pawn": 1})
+    assert chosen == [("pawn 1 → a2", "a2"), ("pawn 1 → b2", "b2")]
+    everyone = FRONTEND.choices("move", "to", legal, {})
+    assert ("pawn 1 → a2", "1 a2") in everyone and ("pawn 5 → e2", "5 e2") in everyone
+    for _, value in everyone:
+        assert FRONTEND.verb_action("move", {"to": value}) in legal
+    pawns = FRONTEND.choices("move", "pawn", legal, {})
+    assert pawns[0] == ("pawn 1: a2, b2", "1") and [value for _, value in pawns] == ["1", "2", "3", "4", "5"]
+    assert FRONTEND.choices("place", "order", legal, {}) == []
+
+
+def test_jump_choices_list_longest_jumps_first_and_only_jumping_pawns():
+    state = jumpable()
+    legal = GAME.legal_actions(state, "alice")
+    jumps = [a for a in legal if a["type"] == "jump"]
+    assert jumps, "the situation has a jump"
+    pawns = FRONTEND.choices("jump", "pawn", legal, {})
+    assert {value for _, value in pawns} == {str(a["pawn"]) for a in jumps}
+    assert FRONTEND.choices("jump", "path", legal, {"pawn": 1}) == [("pawn 1 → c3 → c5", "c3 c5"),
+                                                                     ("pawn 1 → c3", "c3")]
+    for _, value in FRONTEND.choices("jump", "path", legal, {}):
+        pawn, *path = value.split()
+        assert FRONTEND.jump_action(None, value) == {"type": "jump", "pawn": int(pawn), "path": path}
+        assert FRONTEND.jump_action(int(pawn), value) in legal
+    assert FRONTEND.choices("move", "to", GAME.legal_actions(state, "bob"), {}) == [], "not bob's turn"
+
+
+def test_a_pawn_named_in_the_value_must_agree_with_the_pawn_option():
+    assert FRONTEND.verb_action("move", {"to": "pawn 3 → c2"}) == {"type": "move", "pawn": 3, "to": "c2"}
+    assert FRONTEND.verb_action("move", {"pawn": 3, "to": "3 c2"}) == {"type": "move", "pawn": 3, "to": "c2"}
+    with pytest.raises(IllegalMove, match="offered for pawn 4"):
+        FRONTEND.verb_action("move", {"pawn": 3, "to": "4 c2"})
+    with pytest.raises(IllegalMove, match="offered for pawn 2"):
+        FRONTEND.jump_action(1, "2 c4 c6")
+    with pytest.raises(IllegalMove, match="Give the circle"):
+        FRONTEND.verb_action("move", {"to": "3"})
+
+
+def test_the_finished_board_points_to_the_rematch():
+    over = placed().model_copy(update={"phase": "over", "turn": None, "winner": "alice", "points": 8})
+    text = FRONTEND.describe_state(GAME.view(over, None), {"alice": "<@1>", "bob": "<@2>"})
+    assert "wins **8** points" in text and "/game rematch" in text
+
+
+async def seated(host, slug: str = "follow-the-arrow", options: dict | None = None):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug=slug, creator=ALICE, options=options)
+    _, began = await host.join(CHANNEL, BOB)
+    return began.session
+
+
+async def finish(host, session, state_json: str):
+    """End a session as if played out (the engine's own tests play whole games)."""
+    return await host.store.update_session(session, now=host.clock(), status="finished", end_reason="played out",
+                                           state=state_json, result={"winners": [], "scores": {}})
+
+
+async def test_rematch_starts_the_next_game_of_the_match_with_the_same_seats(host):
+    session = await seated(host, options={"black": BOB.id})
+    state = placed(black=BOB.id, red=ALICE.id).model_copy(
+        update={"phase": "over", "turn": None, "winner": BOB.id, "points": 8})
+    await finish(host, session, state.model_dump_json())
+
+    outcome = await host.rematch(CHANNEL, ALICE.id)
+    assert outcome.began and outcome.session.id != session.id and outcome.session.status == "active"
+    assert outcome.session.players == [ALICE, BOB]
+    assert outcome.session.options == GAME.next_game_options(state)
+    view = outcome.public_view
+    assert view["match"] == {"game": 2, "placed_first": ALICE.id, "totals": {ALICE.id: 0, BOB.id: 8}}
+    assert view["to_act"] == [ALICE.id] and view["players"][1]["colour"] == "black"
+    assert not (outcome.session.setup_outcomes or {}).get("rolls"), "black is kept, so no colour roll"
+
+    with pytest.raises(UserError, match="still open"):
+        await host.rematch(CHANNEL, ALICE.id)
+
+
+async def test_rematch_refuses_strangers_unfinished_games_and_games_without_a_match(host):
+    with pytest.raises(UserError, match="No game has been played"):
+        await host.rematch(CHANNEL, ALICE.id)
+    session = await seated(host, slug="john-henry")
+    await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    with pytest.raises(UserError, match="not played to its end"):
+        await host.rematch(CHANNEL, ALICE.id)
+
+    session = await seated(host, slug="john-henry")
+    await finish(host, session, session.state)
+    with pytest.raises(UserError, match="Only the players of the last John Henry game"):
+        await host.rematch(CHANNEL, CAROL.id)
+    with pytest.raises(UserError, match="John Henry has no rematch"):
+        await host.rematch(CHANNEL, BOB.id)

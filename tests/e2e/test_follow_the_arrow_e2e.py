@@ -1,0 +1,299 @@
+"""Follow the Arrow end to end: the real bot through the fake Discord, /place to the last pawn home, then a rematch.
+
+The game has no chance after the colour roll, so the full-game test plans a line with the engine
+from the real starting state (random legal moves, a win preferred, at least one Jump called and one
+chance let pass in silence) and then drives every step of it through the commands and buttons,
+checking on the way that each is accepted and that the bot ends in exactly the planned state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.client import ParlorBot
+from games.core import SeededRandomness
+from games.follow_the_arrow import GAME, ArrowState
+from tests.e2e.helpers import latest_board, mentioned
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
+
+NO_CHANCE = SeededRandomness(0)
+"""The engine draws nothing after the colour roll; planning passes this for form's sake."""
+
+
+@dataclass
+class Step:
+    player: str
+    action: dict | None
+    """None: the player lets a Jump chance pass in silence (his opponent just moves)."""
+
+
+def plan_line(state: ArrowState, seed: int) -> tuple[list[Step], ArrowState]:
+    """A random legal line to the end: winning moves first, else jumps and forward moves more often."""
+    rnd = random.Random(seed)
+    steps: list[Step] = []
+    while state.phase != "over" and len(steps) < 300:
+        if state.jump_callable and (not steps or steps[-1].action is not None):
+            choice = rnd.choice(["call_jump", "decline_call", None])
+            steps.append(Step(state.last_mover, {"type": choice} if choice else None))
+            if choice:
+                state, _ = GAME.apply(state, state.last_mover, {"type": choice}, NO_CHANCE)
+            continue
+        player = GAME.to_act(state)[0]
+        legal = GAME.legal_actions(state, player)
+        if state.phase == "placing":
+            action = {"type": "place", "order": rnd.sample([1, 2, 3, 4, 5], 5)}
+        else:
+            outcomes = [(action, GAME.apply(state, player, action, NO_CHANCE)[0]) for action in legal]
+            winning = [action for action, after in outcomes if after.winner == player]
+            action = winning[0] if winning else rnd.choice(legal)
+        steps.append(Step(player, action))
+        state, _ = GAME.apply(state, player, action, NO_CHANCE)
+    return steps, state
+
+
+def good_line(start: ArrowState) -> tuple[list[Step], ArrowState]:
+    """The first planned line that is won and both calls Jump and lets a chance pass in silence."""
+    fallback = None
+    for seed in range(300):
+        steps, end = plan_line(start, seed)
+        kinds = {step.action["type"] if step.action else "silence" for step in steps}
+        if {"call_jump", "decline_call", "silence"} <= kinds and end.phase == "over":
+            if end.winner:
+                return steps, end
+            fallback = fallback or (steps, end)
+    assert fallback is not None, "no planned line calls Jump"
+    return fallback
+
+
+async def start_game(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    opened = await fake.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    joined = await fake.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
+    assert not joined.ephemeral and joined.response.attachment("board.png").data.startswith(b"\x89PNG")
+    return joined.response
+
+
+class Table:
+    """Two users at one channel's game, with the bot's host for reading (never changing) the game."""
+
+    def __init__(self, fake: FakeDiscord, parlor: ParlorBot, channel: FakeChannel, users: list[FakeUser]) -> None:
+        self.fake, self.parlor, self.channel = fake, parlor, channel
+        self.users = {str(user.id): user for user in users}
+
+    async def session(self):
+        return await self.parlor.host.last_session_in(str(self.channel.id))
+
+    async def state(self) -> ArrowState:
+        return self.parlor.host.state_of(await self.session())
+
+    async def view(self) -> dict:
+        return self.parlor.host.public_view(await self.session())
+
+    def board(self) -> FakeMessage:
+        return latest_board(self.fake, self.channel)
+
+    async def do(self, user: FakeUser, command: str, **options) -> FakeMessage:
+        """Run a command that must be accepted; returns the board it posts."""
+        result = await self.fake.slash(user, command, channel=self.channel, **options)
+        assert not result.ephemeral, f"/{command} {options} was refused: {result.response.content}"
+        return result.response
+
+    async def refused(self, user: FakeUser, command: str, **options) -> str:
+        """Run a command that must be refused privately; returns the refusal."""
+        before = len(self.fake.messages(self.channel))
+        result = await self.fake.slash(user, command, channel=self.channel, **options)
+        assert result.ephemeral and result.response.visible_to == user.id, f"/{command} {options} was accepted"
+        assert len(self.fake.messages(self.channel)) == before, "a refusal posts nothing public"
+        return result.response.content
+
+    async def press(self, user: FakeUser, message: FakeMessage, label: str):
+        return await self.fake.click(user, message, message.button(label=label)["custom_id"])
+
+
+class Driver:
+    """Plays a planned line through Discord, varying how each step is entered."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.count = 0
+        self.seen = {"wrong_caller": False, "forced_move": False, "stale_button": False, "declined": False}
+
+    async def play(self, steps: list[Step]) -> None:
+        silent_board: FakeMessage | None = None
+        for step in steps:
+            user = self.table.users[step.player]
+            if step.action is None:
+                silent_board = self.table.board()
+                assert silent_board.button(label="Call Jump!"), "a chance to call shows the button"
+                continue
+            kind = step.action["type"]
+            if kind in ("call_jump", "decline_call"):
+                await self.answer_chance(user, step.action["type"])
+            else:
+                await self.move(user, step.action)
+            if silent_board is not None and kind in ("move", "jump"):
+                await self.press_stale(silent_board)
+                silent_board = None
+
+    async def answer_chance(self, user: FakeUser, kind: str) -> None:
+        board = self.table.board()
+        opponent = next(u for u in self.table.users.values() if u is not user)
+        label = "Call Jump!" if kind == "call_jump" else "No call"
+        if not self.seen["wrong_caller"]:
+            refused = await self.table.press(opponent, board, "Call Jump!")
+            assert refused.ephemeral and refused.response.visible_to == opponent.id
+            assert "who just moved, may call Jump" in refused.response.content
+            self.seen["wrong_caller"] = True
+        pressed = await self.table.press(user, board, label)
+        assert not pressed.ephemeral, pressed.response.content
+        assert self.table.fake.messages(self.table.channel)[-1] is pressed.response
+        await self.table.fake.wait_for(lambda: board.buttons() == [], what="the pressed board's buttons are spent")
+        if kind == "call_jump":
+            assert "calls **Jump!**" in pressed.response.embed["description"]
+            await self.try_line_move_when_forced(opponent)
+        else:
+            self.seen["declined"] = True
+            assert "may move freely" in pressed.response.embed["description"]
+
+    async def try_line_move_when_forced(self, opponent: FakeUser) -> None:
+        state = await self.table.state()
+        free = state.model_copy(update={"jump_called": False})
+        line_moves = [a for a in GAME.legal_actions(free, str(opponent.id)) if a["type"] == "move"]
+        if line_moves and not self.seen["forced_move"]:
+            move = line_moves[0]
+            refusal = await self.table.refused(opponent, "move", pawn=move["pawn"], to=move["to"])
+            assert "called Jump: you must jump" in refusal
+            self.seen["forced_move"] = True
+
+    async def press_stale(self, board: FakeMessage) -> None:
+        """The Call Jump! button of a chance let pass no longer works once the opponent has moved."""
+        if self.seen["stale_button"]:
+            return
+        caller = self.table.users[(await self.table.view())["last_mover"]]
+        mover = next(u for u in self.table.users.values() if u is not caller)
+        refused = await self.table.press(mover, board, "Call Jump!")
+        assert refused.ephemeral and "earlier turn" in refused.response.content
+        self.seen["stale_button"] = True
+
+    async def move(self, user: FakeUser, action: dict) -> None:
+        """Enter a place, move or jump: typed out, or picked from autocomplete (with or without the pawn)."""
+        self.count += 1
+        fake, channel = self.table.fake, self.table.channel
+        if action["type"] == "place":
+            await self.table.do(user, "place", order=" ".join(map(str, action["order"])))
+        elif action["type"] == "move":
+            if self.count % 3 == 0:
+                await self.table.do(user, "move", pawn=action["pawn"], to=action["to"])
+            elif self.count % 3 == 1:
+                choices = await fake.autocomplete(user, "move", channel=channel, focused="to", pawn=action["pawn"])
+                assert action["to"] in [c["value"] for c in choices], choices
+                pawns = await fake.autocomplete(user, "move", channel=channel, focused="pawn")
+                assert action["pawn"] in [c["value"] for c in pawns], pawns
+                await self.table.do(user, "move", pawn=action["pawn"], to=action["to"])
+            else:
+                choices = await fake.autocomplete(user, "move", channel=channel, focused="to")
+                value = f"{action['pawn']} {action['to']}"
+                assert value in [c["value"] for c in choices] or len(choices) == 25, choices
+                await self.table.do(user, "move", to=value)
+        else:
+            path = " ".join(action["path"])
+            choices = await fake.autocomplete(user, "jump", channel=channel, focused="path", pawn=action["pawn"])
+            assert path in [c["value"] for c in choices], choices
+            pawns = await fake.autocomplete(user, "jump", channel=channel, focused="pawn")
+            assert action["pawn"] in [c["value"] for c in pawns], pawns
+            await self.table.do(user, "jump", pawn=action["pawn"], path=path)
+
+
+async def test_two_users_play_a_match_game_with_called_jumps_then_a_rematch(fake_discord: FakeDiscord,
+                                                                             parlor: ParlorBot):
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+
+    steps, planned_end = good_line(await table.state())
+    driver = Driver(table)
+    await driver.play(steps)
+
+    assert all(driver.seen.values()), driver.seen
+    session = await table.session()
+    assert session.status == "finished"
+    assert (await table.state()) == planned_end, "the bot reached exactly the planned position"
+    final = table.board()
+    assert final.buttons() == [] and "/game rematch" in final.embed["description"]
+    first_game = await table.view()
+    if first_game["winner"]:
+        assert f"Winner: <@{first_game['winner']}>" in final.content
+        assert f"wins **{first_game['points']}** points" in final.embed["description"]
+        assert first_game["points"] > 0
+
+    assert "players of the last" in await table.refused(carol, "game rematch")
+    rematch = await table.do(bob, "game rematch")
+    second = await table.view()
+    first_placer, second_placer = first_game["match"]["placed_first"], first_game["next_game_options"]["first"]
+    assert second["match"] == {"game": 2, "placed_first": second_placer, "totals": first_game["match"]["totals"]}
+    assert second_placer != first_placer and second["to_act"] == [second_placer]
+    assert [p["colour"] for p in second["players"]] == [p["colour"] for p in first_game["players"]]
+    assert mentioned(rematch) == [int(second_placer)] and "Match game 2" in rematch.embed["description"]
+    assert (await table.session()).player_ids == session.player_ids, "the same seats"
+
+    assert "still open" in await table.refused(alice, "game rematch")
+    assert "turn to place" in await table.refused(table.users[first_placer], "place", order="1 2 3 4 5")
+    await table.do(table.users[second_placer], "place", order="5 4 3 2 1")
+    assert (await table.view())["to_act"] == [first_placer]
+
+
+async def placed(table: Table, black: FakeUser, red: FakeUser) -> None:
+    """Both place 1 2 3 4 5: black's pawn 1 on a1, red's pawn 5 on e6."""
+    assert "turn to place pawns" in await table.refused(red, "place", order="1 2 3 4 5")
+    assert "each once" in await table.refused(black, "place", order="1 2 3 4 4")
+    assert "columns a to e" in await table.refused(black, "place", order="one two")
+    await table.do(black, "place", order="1 2 3 4 5")
+    await table.do(red, "place", order="1,2,3,4,5")
+
+
+async def test_illegal_commands_are_refused_privately_with_the_reason(fake_discord: FakeDiscord,
+                                                                      parlor: ParlorBot):
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+    view = await table.view()
+    black = table.users[next(p["id"] for p in view["players"] if p["colour"] == "black")]
+    red = alice if black is bob else bob
+    await placed(table, black, red)
+
+    assert "not playing" in await table.refused(carol, "move", pawn=1, to="a2")
+    assert "turn to move" in await table.refused(red, "move", pawn=5, to="e5")
+    assert "No arrow on a1 points to b1" in await table.refused(black, "move", pawn=1, to="b1")
+    assert "use /jump" in await table.refused(black, "move", pawn=1, to="a3")
+    assert "no pawn on a2 to jump" in await table.refused(black, "jump", pawn=1, path="a3")
+    assert "not a circle" in await table.refused(black, "move", pawn=1, to="z9")
+    assert "Say which pawn" in await table.refused(black, "move", to="a2")
+    assert "offered for pawn 2" in await table.refused(black, "move", pawn=1, to="2 b2")
+    assert "/roll is not used" in await table.refused(black, "roll")
+    assert table.board().buttons() == [], "no Call Jump! before anyone has moved"
+
+    assert await fake_discord.autocomplete(red, "move", channel=channel, focused="to") == [], "not red's turn"
+    choices = await fake_discord.autocomplete(black, "move", channel=channel, focused="to", pawn=1)
+    assert {c["value"] for c in choices} == {"a2", "b2"}
+    assert {c["name"] for c in choices} == {"pawn 1 → a2", "pawn 1 → b2"}
+    await table.do(black, "move", to="1 a2")
+    await table.do(red, "move", pawn=5, to="e5")
+    assert "No backward moves" in await table.refused(black, "move", pawn=1, to="a1")
+
+
+async def test_jump_belongs_to_follow_the_arrow_and_rematch_needs_a_match(fake_discord: FakeDiscord,
+                                                                          parlor: ParlorBot):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("lounge")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    assert "no game in this channel" in await table.refused(alice, "jump", pawn=1, path="c4")
+    assert "No game has been played" in await table.refused(alice, "game rematch")
+    opened = await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake_discord.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
+    assert "Follow the Arrow command" in await table.refused(alice, "jump", pawn=1, path="c4")
+    assert await fake_discord.autocomplete(alice, "jump", channel=channel, focused="path") == []
+    await table.do(alice, "game abandon")
+    assert "not played to its end" in await table.refused(alice, "game rematch")
