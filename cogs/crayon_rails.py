@@ -1,4 +1,4 @@
-"""Crayon Rails commands: /keep, /build, /start, /pickup, /drop, /lock, /deliver, /pitch, /upgrade, /endturn.
+"""Crayon Rails commands: /keep, /build, /pickup, /drop, /lock, /deliver, /pitch, /upgrade, /endturn.
 
 Moving uses the shared `/move` (cogs/verbs.py); a derailed player chooses his lost load with the
 buttons under the board. `/build to:` first shows the proposed track on the map with Confirm and
@@ -162,16 +162,6 @@ class CrayonRails(commands.Cog):
     @build.autocomplete("to")
     async def build_to(self, interaction: discord.Interaction, current: str) -> Choices:
         return await suggest(interaction, "build", "to", current)
-
-    @app_commands.command(name="start", description="Crayon Rails: put your train on a city (first operating turn)")
-    @app_commands.describe(city="Any city")
-    @app_commands.guild_only()
-    async def start(self, interaction: discord.Interaction, city: str) -> None:
-        await act(interaction, "start", city=city)
-
-    @start.autocomplete("city")
-    async def start_city(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await suggest(interaction, "start", "city", current)
 
     @app_commands.command(name="pickup", description="Crayon Rails: pick up a load where your train stands")
     @app_commands.describe(load="A load this city supplies")

@@ -83,14 +83,19 @@ class Verbs(commands.Cog):
 
     @app_commands.command(name="place", description="Place pawns or a drawn bone in this channel's game")
     @app_commands.describe(order="Follow the Arrow: pawn numbers for columns a..e, e.g. 3 1 5 2 4",
-                           target="Johari Bones: whose bone to replace", position="Johari Bones: which position")
+                           target="Johari Bones: whose bone to replace", position="Johari Bones: which position",
+                           city="Crayon Rails: the city to put your train on")
     @app_commands.choices(position=[app_commands.Choice(name=p, value=p) for p in ("up", "in", "out")])
     @app_commands.guild_only()
     async def place(self, interaction: discord.Interaction, order: str | None = None,
                     target: discord.User | None = None,
-                    position: app_commands.Choice[str] | None = None) -> None:
+                    position: app_commands.Choice[str] | None = None, city: str | None = None) -> None:
         await act_on_verb(interaction, "place", order=order, target=str(target.id) if target else None,
-                          position=position.value if position else None)
+                          position=position.value if position else None, city=city)
+
+    @place.autocomplete("city")
+    async def place_city(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await autocomplete_verb(interaction, "place", "city", current)
 
 
 async def setup(bot: commands.Bot) -> None:

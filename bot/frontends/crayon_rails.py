@@ -32,14 +32,13 @@ other player may race you on the same demand. Cards kept at setup are your priva
 Events: Derailment, Flood, Strike, Snow. With no locked loads you may **pitch** your turn to discard \
 three random pool cards.
 Win with 100 cash, track joining 3 of the 4 major cities, and no locked loads; the round is finished first.
-Setup: `/keep cards:"17:0 23:2"` (card:demand, up to two; leave out to keep none). Turn: `/start city:` \
+Setup: `/keep cards:"17:0 23:2"` (card:demand, up to two; leave out to keep none). Turn: `/place city:` \
 (first turn), `/move`, `/pickup`, `/drop`, `/lock`, `/deliver`, then `/build to:` (preview, Confirm) or \
 `/build path:"F7 G7"` (at once) or `/upgrade`, then `/endturn`. `/pitch` replaces a turn."""
 
 COMMANDS: dict[str, str] = {
     "keep": "/keep cards:\"17:0 23:2\" (card:demand)",
     "build": "/build to:<city or milepost> (preview) or path:\"F7 G7 H8\" (builds at once)",
-    "start": "/start city:<city> on your first operating turn",
     "pickup": "/pickup load:<load>",
     "drop": "/drop load:<load>",
     "lock": "/lock card:<id> demand:<0-2>",
@@ -133,7 +132,8 @@ def _locked_aboard(view: dict, player: dict) -> tuple[Counter[str], list[int]]:
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
-    verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\""}
+    verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
+             "place": "/place city:<city> puts your train on the map on your first operating turn"}
 
     def draw_board(self, view: dict, names: Names) -> bytes:
         return draw_board(view, dict(names))
@@ -141,6 +141,10 @@ class CrayonRailsFrontend(Frontend):
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
         if verb == "move":
             return move_action(options.get("to"), options.get("path"))
+        if verb == "place":
+            if not options.get("city"):
+                raise IllegalMove("Name the city for your train: /place city:<city>.")
+            return {"type": "start", "city": options["city"]}
         return super().verb_action(verb, options)
 
     def command_action(self, command: str, options: Mapping[str, Any]) -> dict:
@@ -152,7 +156,7 @@ class CrayonRailsFrontend(Frontend):
             return build_action(given.get("to"), given.get("path"))
         if command in ("pitch", "end_turn"):
             return {"type": command}
-        needed = {"start": ("city",), "pickup": ("load",), "drop": ("load",), "upgrade": ("train",),
+        needed = {"pickup": ("load",), "drop": ("load",), "upgrade": ("train",),
                   "lock": ("card", "demand"), "deliver": ("card", "demand")}.get(command)
         if needed is None:
             raise IllegalMove(f"/{command} is not a Crayon Rails command.")
@@ -178,8 +182,8 @@ class CrayonRailsFrontend(Frontend):
             return _move_choices(mine)
         if (verb, option) == ("build", "to"):
             return _build_choices(mine)
-        if (verb, option) == ("start", "city"):
-            return [(action["city"], action["city"]) for action in mine]
+        if (verb, option) == ("place", "city"):
+            return [(action["city"], action["city"]) for action in legal if action["type"] == "start"]
         if verb in ("pickup", "drop") and option == "load":
             return [(action["load"], action["load"]) for action in mine]
         if verb in ("lock", "deliver") and option == "card":

@@ -37,7 +37,7 @@ def plan_move(state: State, player_id: str, path: list[str] | None, to: str | No
     """The mileposts to run through and the fee: as given, or along `train_route` as far as allowed."""
     require_operating(state, player_id)
     if state.player(player_id).at is None:
-        raise IllegalMove("Place your train on a city first with start.")
+        raise IllegalMove("Place your train on a city first: /place city:<city>.")
     if path is None:
         route = train_route(state, player_id, to or "")
         if route is None:

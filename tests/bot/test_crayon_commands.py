@@ -79,7 +79,7 @@ def test_autocomplete_follows_the_legal_actions():
     assert [value for _, value in demands] == [str(steel_demand)]
     assert FRONTEND.choices("deliver", "card", actions, {}) == []
     unplaced = play_state()
-    assert ("Westholm", "Westholm") in FRONTEND.choices("start", "city", legal(unplaced), {})
+    assert ("Westholm", "Westholm") in FRONTEND.choices("place", "city", legal(unplaced), {})
 
 
 def test_keep_autocomplete_completes_a_second_card():

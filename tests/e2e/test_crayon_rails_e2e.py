@@ -173,8 +173,8 @@ async def test_setup_initial_building_and_a_first_delivery(fake_discord: FakeDis
     assert (await table.view())["phase"] == "play"
 
     # Alice's first operating turn: place the train, pick up, lock, and run to the demand city.
-    assert plan.supply in [c["value"] for c in await table.choices(alice, "start", "city")]
-    await table.ok(alice, "start", city=plan.supply)
+    assert plan.supply in [c["value"] for c in await table.choices(alice, "place", "city")]
+    await table.ok(alice, "place", city=plan.supply)
     assert plan.load in [c["value"] for c in await table.choices(alice, "pickup", "load")]
     await table.ok(alice, "pickup", load=plan.load)
     assert plan.card in [c["value"] for c in await table.choices(alice, "lock", "card")]
@@ -215,7 +215,7 @@ async def test_refusals_say_what_to_do(fake_discord: FakeDiscord, parlor: Parlor
     assert "neither" in await table.refused(alice, "build", to="Atlantis")
     await table.ok(alice, "keep")
     await table.ok(bob, "keep")
-    assert "Trains do not run yet" in await table.refused(alice, "start", city="Westholm")
+    assert "Trains do not run yet" in await table.refused(alice, "place", city="Westholm")
     assert "turn" in await table.refused(bob, "build", path="C8 D8")
     built = await table.ok(alice, "build", path="C8 D8")
     assert "builds C8 D8" in built.embed["description"], "a path is built at once, without a preview"
