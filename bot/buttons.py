@@ -8,6 +8,7 @@ it was drawn for and the action, and the host checks that version.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -67,3 +68,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
 
 PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton]
 """Registered by the client at start-up; game cogs may add their own."""
+
+BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}
+"""(game slug, button token) -> what to draw instead of an `ActionButton` for a frontend button that
+is not a plain action (e.g. one that opens a form). Called like `ActionButton(session_id, version,
+token, label=..., style=...)`; a game's cog registers its own in `setup` along with the item class."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.buttons import ActionButton, LobbyButton
+from bot.buttons import BUTTON_ITEMS, ActionButton, LobbyButton
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome
 from bot.store import MoveRecord, SessionRecord
@@ -82,8 +82,9 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     view = discord.ui.View(timeout=None)
     if session.status == "active":
         for button in frontend.buttons(public_view):
-            view.add_item(ActionButton(session.id, session.version, button.token, label=button.label,
-                                       style=getattr(discord.ButtonStyle, button.style)))
+            item = BUTTON_ITEMS.get((session.slug, button.token), ActionButton)
+            view.add_item(item(session.id, session.version, button.token, label=button.label,
+                               style=getattr(discord.ButtonStyle, button.style)))
     to_act = public_view.get("to_act") or []
     winners = (session.result or {}).get("winners") or []
     return {
@@ -112,7 +113,9 @@ def lobby_message(session: SessionRecord, note: str | None = None) -> dict:
     if len(session.players) < game.max_players:
         lines.append("Anyone may press **Join**." if not waiting else "")
     if game.min_players < game.max_players:
-        lines.append(f"A player starts it with **Begin** once {game.min_players} have joined.")
+        starter = mention(session.creator) if session.creator in session.player_ids else "A player"
+        lines.append(f"{starter} starts it with **Begin** once {game.min_players} "
+                     f"have joined; it begins by itself when {game.max_players} have.")
     if note:
         lines.insert(0, note)
     embed = discord.Embed(title=f"Lobby: {game.title}", description="\n".join(filter(None, lines)),

@@ -2,8 +2,13 @@
 
 Button tokens: `roll`, `pass`, `accept`, `decline`, `offer.<n>`, `counter.<n>`, `edge.retreat`,
 `edge.send_back`. The plain `counter` token is a *modal token*: the host opens a form asking for
-the amount and builds the action with `action_for_counter(points)`; decoding `counter` on its own
-raises IllegalMove because it names no amount.
+the amount and builds the action with `counter_from_text(text)`; decoding `counter` on its own
+raises IllegalMove because it names no amount. The game's cog (cogs/two_fat_dudes.py) draws the
+Counter button as its own Discord item, registered in `bot.buttons.BUTTON_ITEMS`, and builds the
+actions of `/negotiate` and `/edge` with `command_action`.
+
+Ruling: the counter form takes up to 9 digits (under a billion points); `/negotiate counter`
+takes any whole number Discord allows.
 """
 
 from __future__ import annotations
@@ -43,7 +48,9 @@ green adds 10.
 • **5th encounter:** no haggling — a roll that would pass squeezes one space past him.
 • **End:** exits need no exact roll. If the start player exits first, the other gets one last turn; \
 otherwise the game ends at once. A dude still inside loses 5 per step to his exit. Most points wins; \
-ties go to the one who exited, or are shared if both did."""
+ties go to the one who exited, or are shared if both did.
+• **Commands:** `/roll`; at an encounter the buttons or `/negotiate offer|counter points:`, \
+`/negotiate accept|decline|pass`; with the Edge, its buttons or `/edge choice:`."""
 
 
 def action_for_counter(points: int) -> dict:
@@ -51,6 +58,15 @@ def action_for_counter(points: int) -> dict:
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
         raise IllegalMove("A counter-offer is a whole number of points, 0 or more.")
     return {"type": "counter", "points": points}
+
+
+def counter_from_text(text: str) -> dict:
+    """The counter-offer typed into the form: digits only, so "12", not "12 points" or "-3"."""
+    typed = text.strip()
+    if not typed.isdecimal() or not typed.isascii():
+        raise IllegalMove(f"“{typed}” is not a whole number of points: press **Counter…** again and type "
+                          "digits only, e.g. 12 (or use `/negotiate counter points:`).")
+    return action_for_counter(int(typed))
 
 
 class TwoFatDudesFrontend(Frontend):
@@ -131,6 +147,22 @@ class TwoFatDudesFrontend(Frontend):
         if amount is not None:
             return {"type": amount.group(1), "points": int(amount.group(2))}
         return super().action_for_button(token)
+
+    def command_action(self, command: str, options: Mapping[str, Any]) -> dict:
+        """The action for one of the game's own commands: offer, counter, accept, decline, pass, edge."""
+        if command in ("offer", "counter"):
+            points = options.get("points")
+            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+                raise IllegalMove(f"Give the points, a whole number 0 or more: /negotiate {command} points:10.")
+            return {"type": command, "points": points}
+        if command in ("accept", "decline", "pass"):
+            return {"type": command}
+        if command == "edge":
+            choice = options.get("choice")
+            if choice not in ("retreat", "send_back"):
+                raise IllegalMove("Choose what the Edge does: /edge choice:retreat or /edge choice:send_back.")
+            return {"type": "edge", "choice": choice}
+        raise IllegalMove(f"/{command} is not a Two Fat Dudes command.")
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
         if verb == "roll":
