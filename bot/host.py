@@ -182,6 +182,7 @@ class Host:
             return await self._write(session, players=players)
 
     async def begin(self, channel_id: str, player: str) -> MoveOutcome:
+        """Begin a lobby before it is full: its creator decides (anyone seated, once he has left it)."""
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
@@ -190,6 +191,9 @@ class Host:
                 raise UserError(f"{game.title} has already begun.")
             if player not in session.player_ids:
                 raise UserError("Only a player in the lobby can begin the game. `/game join` first.")
+            if session.creator in session.player_ids and player != session.creator:
+                raise UserError(f"Only {session.name_of(session.creator)}, who opened this lobby, can begin "
+                                f"the game; it also begins by itself when {game.max_players} have joined.")
             if len(session.players) < game.min_players:
                 raise UserError(f"{game.title} needs at least {game.min_players} players; "
                                 f"{len(session.players)} joined so far.")

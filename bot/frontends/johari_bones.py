@@ -17,19 +17,24 @@ from games.johari_scoring import BOXES, box_score
 PLACE_POSITIONS = ("in", "up", "out")
 SWAP_KINDS = ("up", "in-out")
 PRIVATE_POSITIONS = ("down", "in", "out")
+DRAW_TOKEN = "draw"
+HAND_TOKEN = "hand"
+"""The "Show my bones" button's token: not a move, so the cog draws it as its own button."""
 
 RULES_TEXT = """**Johari Bones** — 2–4 players, one double-six set, 10 hands.
 Each hand you hold four bones: **face up** (everyone sees it), **face down** (nobody does), \
 **face in** (only you) and **face out** (everyone but you).
 On each of your **3 turns** per hand, either:
-• **Draw** the top bone of the pile and `/place` it on your own face in or face up, or on another \
-player's face out or face up (the bone it replaces leaves the hand), or
+• **Draw** (`/draw` or the button) the top bone of the pile (only you see it), then place it with the buttons \
+you get or `/place`: on your own face in or face up, or on another player's face out \
+or face up (the bone it replaces leaves the hand), or
 • `/swap` your face up with another's face up, or your face in with another's face out.
 Then every bone is revealed and each player `/score`s one open box with the 8 ends of his bones:
 • Ones–Sixes: the ends showing that number • Full House: three of one number + two of another \
 (their sum) • 4 Run / 5 Run: consecutive numbers, 0 counts (their sum) • Chance: all ends.
 Two blank ends together may act as one wild end (1–6); the bot uses it as well as it can.
-A box your hand cannot fill scores 0. After 10 hands the highest total wins; ties share."""
+A box your hand cannot fill scores 0. After 10 hands the highest total wins; ties share.
+Your own view comes by DM; `/hand` or **Show my bones** shows it to you alone at any time."""
 
 
 def _name(names: Names, player: str) -> str:
@@ -86,6 +91,22 @@ def placement_choices(
             label = f"{_name(names, entry['id'])}'s {POSITION_LABELS[position].lower()}"
             choices.append((label, {"type": "place", "target": entry["id"], "position": position}))
     return choices
+
+
+def private_summary(private_view: Mapping[str, Any], names: Names | None = None) -> str:
+    """The viewer's picture in words: the bones his view shows him, and nothing else."""
+    names = names or {}
+    viewer = private_view.get("viewer")
+    lines = []
+    if private_view.get("drawn") is not None:
+        lines.append(f"You drew **{private_view['drawn']}**: choose where it goes "
+                     "(the bone it replaces leaves the hand).")
+    for entry in private_view["players"]:
+        shown = [f"{POSITION_LABELS[position].lower()} {entry[position]}"
+                 for position in ("up", "down", "in", "out") if entry[position] is not None]
+        who = "You" if entry["id"] == viewer else _name(names, entry["id"])
+        lines.append(f"{who}: {', '.join(shown) or 'nothing you can see'}")
+    return "\n".join(lines)
 
 
 class JohariBonesFrontend(Frontend):
@@ -177,9 +198,13 @@ class JohariBonesFrontend(Frontend):
         return "\n".join(lines)
 
     def buttons(self, view: dict) -> list[ActionButton]:
+        """Draw while a turn waits for it; "Show my bones" (a private reply, see cogs) while the game runs."""
+        if view["phase"] == "over":
+            return []
+        hand = ActionButton("Show my bones", HAND_TOKEN, style="secondary")
         if view["phase"] == "turns":
-            return [ActionButton("Draw", "draw")]
-        return []
+            return [ActionButton("Draw", DRAW_TOKEN), hand]
+        return [hand]
 
     def action_for_button(self, token: str) -> dict:
         """`draw`, `place.<target>.<position>`, `swap.<kind>.<with>` or `score.<box>`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -12,6 +13,7 @@ from bot.frontends import FRONTENDS
 from bot.frontends.johari_bones import (
     FRONTEND,
     placement_choices,
+    private_summary,
     score_action,
     score_preview,
     swap_action,
@@ -116,12 +118,25 @@ def test_private_digest_is_none_when_nothing_is_private():
 
 def test_draw_button_only_during_turns_and_it_is_legal():
     state = new()
+    show = ActionButton("Show my bones", "hand", style="secondary")
     buttons = FRONTEND.buttons(GAME.view(state, None))
-    assert buttons == [ActionButton("Draw", "draw")]
+    assert buttons == [ActionButton("Draw", "draw"), show]
     action = FRONTEND.action_for_button("draw")
     assert action in GAME.legal_actions(state, A)
-    assert FRONTEND.buttons(GAME.view(drawn_state(), None)) == []
-    assert FRONTEND.buttons(GAME.view(revealed_state(), None)) == []
+    assert FRONTEND.buttons(GAME.view(drawn_state(), None)) == [show]
+    assert FRONTEND.buttons(GAME.view(revealed_state(), None)) == [show]
+    over = GAME.view(revealed_state(), None) | {"phase": "over"}
+    assert FRONTEND.buttons(over) == []
+
+
+def test_private_summary_names_only_the_bones_of_the_view():
+    view = GAME.view(drawn_state(), A)
+    text = private_summary(view, MENTIONS)
+    shown = {entry[position] for entry in view["players"] for position in ("up", "down", "in", "out")}
+    allowed = (shown | {view["drawn"]}) - {None}
+    named = set(re.findall(r"\d-\d", text))
+    assert named == allowed, "every bone Alice sees, and no other"
+    assert "face down" not in text.split("\n")[1], "Alice cannot see her own face down"
 
 
 @pytest.mark.parametrize(("token", "action"), [

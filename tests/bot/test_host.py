@@ -165,6 +165,17 @@ async def test_multi_player_lobby_begins_on_request(host):
     assert outcome is None, "Johari seats up to four, so it waits for Begin"
     with pytest.raises(UserError, match="Only a player"):
         await host.begin(CHANNEL, CAROL.id)
-    began = await host.begin(CHANNEL, BOB.id)
+    with pytest.raises(UserError, match="Only Alice, who opened this lobby"):
+        await host.begin(CHANNEL, BOB.id)
+    began = await host.begin(CHANNEL, ALICE.id)
     assert began.session.status == "active"
     assert began.session.setup_outcomes["shuffles"], "the deal's shuffle is recorded for replay"
+
+
+async def test_once_the_creator_has_left_any_player_may_begin(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE)
+    await host.join(CHANNEL, BOB)
+    await host.join(CHANNEL, CAROL)
+    await host.leave(CHANNEL, ALICE.id)
+    began = await host.begin(CHANNEL, CAROL.id)
+    assert began.session.player_ids == [BOB.id, CAROL.id]

@@ -1,0 +1,330 @@
+"""Johari Bones commands: /draw, /swap, /score and /hand, and the private buttons and menus.
+
+Placing a drawn bone uses the shared `/place` (cogs/verbs.py). Everything a player may see but
+others may not reaches him only here (ephemeral replies) or by DM (`send_private_views`), always
+drawn from his own view: the public board never carries more than the public view.
+
+- Drawing (`/draw`, or the board's Draw button) posts the public board, which names no bone, and
+  answers the drawer alone with his view and one button per place the bone may go; the button
+  labels name the target and position only.
+- The board's "Show my bones" button (the frontend's `hand` token, drawn as `ShowBonesButton`)
+  and `/hand` answer the presser alone with the picture of his view. `/hand` also works in a
+  direct message with the bot: there it finds the user's running Johari games and asks which
+  one with a menu when he plays several.
+- Every custom_id carries only session ids, versions, player ids and positions, so the buttons
+  work after a restart and carry no bone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import announce, guarded, host_of, send_private_views
+from bot.buttons import BUTTON_ITEMS
+from bot.frontends import frontend_for
+from bot.frontends.johari_bones import (
+    DRAW_TOKEN,
+    FRONTEND,
+    HAND_TOKEN,
+    placement_choices,
+    private_summary,
+    score_action,
+    score_preview,
+    swap_action,
+)
+from bot.host import Host, MoveOutcome, UserError
+from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
+from bot.replies import image_names, mention, outcome_message
+from bot.store import SessionRecord
+from games import get_game
+from games.johari_scoring import BOXES
+
+SLUG = "johari-bones"
+VIEW_FILE = "your-view.png"
+MAX_CHOICES = 25
+NOT_PLAYING = "You aren't playing in this Johari Bones game, so you have no bones: the board shows all you may see."
+KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
+         app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
+
+
+async def johari_session(interaction: discord.Interaction, command: str) -> SessionRecord:
+    """The channel's game, refused with a pointer to the right commands when it is not Johari Bones."""
+    session = await host_of(interaction).open_session(str(interaction.channel_id))
+    if session.slug != SLUG:
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        raise UserError(f"/{command} is a Johari Bones command; this channel plays "
+                        f"{get_game(session.slug).title}: use {usable}.")
+    return session
+
+
+def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
+    """Keyword arguments for one player's ephemeral picture of his own view, with placement buttons."""
+    names = image_names(session)
+    buttons = discord.ui.View(timeout=None)
+    for label, action in placement_choices(view, player, names):
+        buttons.add_item(PlaceButton(session.id, session.version, action["target"], action["position"],
+                                     label=label))
+    header = f"**Your bones in Johari Bones #{session.id}** (hand {view['hand']}, only you see this):"
+    return {
+        "content": f"{header}\n{private_summary(view, names)}"[:2000],
+        "file": discord.File(io.BytesIO(FRONTEND.draw_private(view, names)), filename=VIEW_FILE),
+        "view": buttons,
+        "ephemeral": True,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+async def show_hand(interaction: discord.Interaction, session: SessionRecord) -> None:
+    """Answer the user alone with his view of `session`, or tell him he is not playing."""
+    player = str(interaction.user.id)
+    if player not in session.player_ids:
+        raise UserError(NOT_PLAYING)
+    if session.status == "lobby":
+        raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
+    view = host_of(interaction).view_for(session, player)
+    await interaction.response.send_message(**private_reply(session, view, player))
+
+
+async def post_board(interaction: discord.Interaction, session: SessionRecord, outcome: MoveOutcome) -> None:
+    """The public board after a move made from a private message: in the game's channel, never in a DM."""
+    if interaction.channel_id is not None and str(interaction.channel_id) == session.channel_id:
+        await interaction.followup.send(**outcome_message(outcome))
+        channel = interaction.channel
+    else:
+        channel = interaction.client.get_channel(int(session.channel_id))
+        if channel is None:
+            channel = await interaction.client.fetch_channel(int(session.channel_id))
+        await channel.send(**outcome_message(outcome))  # type: ignore[union-attr]
+    await send_private_views(interaction.client, channel, outcome)
+
+
+async def draw(interaction: discord.Interaction, session: SessionRecord, version: int | None = None) -> None:
+    """Draw for the user: the public board names no bone; the drawer alone sees it and where it may go."""
+    player = str(interaction.user.id)
+    outcome = await host_of(interaction).act(session.id, player, {"type": "draw"}, expected_version=version)
+    await interaction.response.send_message(**outcome_message(outcome))
+    await interaction.followup.send(**private_reply(outcome.session, outcome.views_after[player], player))
+    await send_private_views(interaction.client, interaction.channel, outcome)
+
+
+def box_action(box: str) -> dict:
+    """The /score action, refused with the list of boxes when `box` is not one of them."""
+    if box not in BOXES:
+        boxes = ", ".join(f"{key} ({label})" for key, label in BOX_LABELS.items())
+        raise UserError(f"Choose a box from the list: {boxes}.")
+    return score_action(box)
+
+
+async def act(interaction: discord.Interaction, command: str, build: Callable[[], dict]) -> None:
+    """Run one command's action (built inside the guard, so a bad option is refused) and post the board."""
+
+    async def work() -> None:
+        session = await johari_session(interaction, command)
+        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), build())
+        await announce(interaction, outcome)
+
+    await guarded(interaction, work)
+
+
+class DrawButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"parlor:johari-draw:(?P<session>[0-9]+):(?P<version>[0-9]+)"):
+    """The board's Draw: like /draw, for whoever presses it (the engine refuses the wrong player)."""
+
+    def __init__(self, session_id: int, version: int, token: str = DRAW_TOKEN, *, label: str = "Draw",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"parlor:johari-draw:{session_id}:{version}"))
+        self.session_id, self.version = session_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> DrawButton:
+        return cls(int(match["session"]), int(match["version"]), label=item.label or "Draw", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            session = await host_of(interaction).session(self.session_id)
+            await draw(interaction, session, self.version)
+            if interaction.message is not None:
+                # The old board's Draw is spent; its "Show my bones" still shows the current view.
+                keep = discord.ui.View(timeout=None)
+                keep.add_item(ShowBonesButton(self.session_id))
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.message.edit(view=keep)
+
+        await guarded(interaction, work)
+
+
+class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"parlor:johari-hand:(?P<session>[0-9]+)"):
+    """"Show my bones" on the public board: the presser's own view, for him alone, at any time."""
+
+    def __init__(self, session_id: int, version: int = 0, token: str = HAND_TOKEN, *,
+                 label: str = "Show my bones", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"parlor:johari-hand:{session_id}"))
+        self.session_id = session_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ShowBonesButton:
+        return cls(int(match["session"]), label=item.label or "Show my bones", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await show_hand(interaction, await host_of(interaction).session(self.session_id))
+
+        await guarded(interaction, work)
+
+
+class PlaceButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"parlor:johari-place:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<target>[0-9]+)"
+                           r":(?P<position>in|up|out)"):
+    """One place for the drawn bone, on the drawer's private message; labelled by target and position."""
+
+    def __init__(self, session_id: int, version: int, target: str, position: str, *, label: str) -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.primary,
+            custom_id=f"parlor:johari-place:{session_id}:{version}:{target}:{position}"))
+        self.session_id, self.version, self.target, self.position = session_id, version, target, position
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> PlaceButton:
+        return cls(int(match["session"]), int(match["version"]), match["target"], match["position"],
+                   label=item.label or POSITION_LABELS[match["position"]])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            action = {"type": "place", "target": self.target, "position": self.position}
+            outcome = await host.act(self.session_id, str(interaction.user.id), action,
+                                     expected_version=self.version)
+            where = POSITION_LABELS[self.position].lower()
+            owner = "your own" if self.target == str(interaction.user.id) else f"{mention(self.target)}'s"
+            await interaction.response.edit_message(content=f"Placed on {owner} {where}.", attachments=[],
+                                                    view=None, allowed_mentions=discord.AllowedMentions.none())
+            await post_board(interaction, outcome.session, outcome)
+
+        await guarded(interaction, work)
+
+
+class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"parlor:johari-pick:(?P<player>[0-9]+)"):
+    """/hand in a DM for a player in several games: which game's bones to show."""
+
+    def __init__(self, player: str, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"parlor:johari-pick:{player}", placeholder="Which game?",
+                                           options=options or [discord.SelectOption(label="-")]))
+        self.player = player
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> GamePicker:
+        return cls(match["player"], list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            values = (interaction.data or {}).get("values") or []
+            if not values or not str(values[0]).isdigit():
+                raise UserError("Choose one of the games in the menu.")
+            await show_hand(interaction, await host_of(interaction).session(int(values[0])))
+
+        await guarded(interaction, work)
+
+
+def picker_option(client: discord.Client, host: Host, session: SessionRecord, player: str) -> discord.SelectOption:
+    channel = client.get_channel(int(session.channel_id))
+    where = f"in #{channel.name}" if channel is not None and hasattr(channel, "name") else "in its channel"
+    turn = " · your turn" if player in host.to_act(session) else ""
+    return discord.SelectOption(label=f"Johari Bones #{session.id}"[:100], value=str(session.id),
+                                description=f"{where}{turn}"[:100])
+
+
+async def hand_anywhere(interaction: discord.Interaction) -> None:
+    """/hand: in a channel its Johari game; in a DM the user's game, or a menu when he plays several."""
+    host = host_of(interaction)
+    if interaction.guild_id is not None:
+        await show_hand(interaction, await johari_session(interaction, "hand"))
+        return
+    player = str(interaction.user.id)
+    sessions = [session for session in await host.store.sessions_with_player(player, ("active",))
+                if session.slug == SLUG]
+    if not sessions:
+        raise UserError("You are not playing a Johari Bones game right now; `/game start` opens one in a channel.")
+    if len(sessions) == 1:
+        await show_hand(interaction, sessions[0])
+        return
+    options = [picker_option(interaction.client, host, session, player) for session in sessions[:MAX_CHOICES]]
+    menu = discord.ui.View(timeout=None)
+    menu.add_item(GamePicker(player, options))
+    await interaction.response.send_message("You play several Johari Bones games: which one?", view=menu,
+                                            ephemeral=True)
+
+
+async def score_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Each open box with what the user's hand would score there, from his own view only."""
+    host = host_of(interaction)
+    player = str(interaction.user.id)
+    try:
+        session = await host.open_session(str(interaction.channel_id))
+    except UserError:
+        return []
+    if session.slug != SLUG or session.status != "active" or player not in session.player_ids:
+        return []
+    view = host.view_for(session, player)
+    partial = "" if view["phase"] in ("scoring", "over") else " (the bones you see so far)"
+    needle = current.lower()
+    return [app_commands.Choice(name=f"{BOX_LABELS[box]}: {points}{partial}", value=box)
+            for box, points in score_preview(view, player).items()
+            if needle in box or needle in BOX_LABELS[box].lower()][:MAX_CHOICES]
+
+
+class JohariBones(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="draw", description="Johari Bones: draw the top bone of the pile (only you see it)")
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await draw(interaction, await johari_session(interaction, "draw"))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="swap", description="Johari Bones: swap a bone with another player")
+    @app_commands.describe(kind="up: face up for face up; in-out: your face in for their face out",
+                           with_="The other player")
+    @app_commands.rename(with_="with")
+    @app_commands.choices(kind=KINDS)
+    @app_commands.guild_only()
+    async def swap(self, interaction: discord.Interaction, kind: app_commands.Choice[str],
+                   with_: discord.User) -> None:
+        await act(interaction, "swap", lambda: swap_action(kind.value, str(with_.id)))
+
+    @app_commands.command(name="score", description="Johari Bones: score this hand in one of your open boxes")
+    @app_commands.describe(box="An open box; the list shows what your hand scores in each")
+    @app_commands.guild_only()
+    async def score(self, interaction: discord.Interaction, box: str) -> None:
+        await act(interaction, "score", lambda: box_action(box))
+
+    @score.autocomplete("box")
+    async def score_box(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await score_choices(interaction, current)
+
+    @app_commands.command(name="hand", description="Johari Bones: a picture of every bone you may see (only you)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: hand_anywhere(interaction))
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(DrawButton, ShowBonesButton, PlaceButton, GamePicker)
+    BUTTON_ITEMS[(SLUG, DRAW_TOKEN)] = DrawButton
+    BUTTON_ITEMS[(SLUG, HAND_TOKEN)] = ShowBonesButton
+    await bot.add_cog(JohariBones(bot))
