@@ -31,7 +31,6 @@ def main() -> int:
     # view (a DM), so its loggers never go below INFO.
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     point_at_discord(settings)
-    signal.signal(signal.SIGTERM, _stop)
     try:
         asyncio.run(_run(settings, token))
     except KeyboardInterrupt:
@@ -45,12 +44,12 @@ def main() -> int:
 
 async def _run(settings: Settings, token: str) -> None:
     async with ParlorBot(settings) as bot:
+        # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
+        # already committed, so a clean close only tidies the connection and the database.
+        loop = asyncio.get_running_loop()
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop_signal, lambda: asyncio.ensure_future(bot.close()))
         await bot.start(token)
-
-
-def _stop(signum: int, frame: object) -> None:
-    """SIGTERM stops like Ctrl-C: every move is already committed, so nothing is lost."""
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -110,10 +110,16 @@ def bot_process(fake: FakeDiscord, database: Path) -> asyncio.subprocess.Process
                                           stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
 
 
-async def stop(process: asyncio.subprocess.Process) -> bytes:
+async def stop(process: asyncio.subprocess.Process) -> None:
+    """SIGTERM, as a service manager would send: the bot must close cleanly and promptly."""
     process.terminate()
-    _, stderr = await asyncio.wait_for(process.communicate(), timeout=10)
-    return stderr
+    try:
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=10)
+    except TimeoutError:
+        process.kill()
+        _, stderr = await process.communicate()
+        raise AssertionError(f"the bot did not stop on SIGTERM: {stderr.decode(errors='replace')}") from None
+    assert process.returncode == 0, stderr.decode(errors="replace")
 
 
 async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDiscord, tmp_path: Path):
