@@ -107,6 +107,35 @@ async def perform_in_channel(interaction: discord.Interaction, action: Mapping[s
     await guarded(interaction, work)
 
 
+async def game_session(interaction: discord.Interaction, slug: str, command: str) -> SessionRecord:
+    """The channel's game when it is `slug`; otherwise a refusal pointing at the commands that fit."""
+    session = await host_of(interaction).open_session(str(interaction.channel_id))
+    if session.slug != slug:
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        raise UserError(f"/{command} is a {get_game(slug).title} command; this channel plays "
+                        f"{get_game(session.slug).title}: use {usable}.")
+    return session
+
+
+async def perform_game_command(interaction: discord.Interaction, slug: str, command: str,
+                               build: Callable[[], Mapping[str, Any]]) -> None:
+    """A game's own command: check the channel plays that game, build the action, move, post the board."""
+
+    async def work() -> None:
+        session = await game_session(interaction, slug, command)
+        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), build())
+        await announce(interaction, outcome)
+
+    await guarded(interaction, work)
+
+
+async def clear_buttons(interaction: discord.Interaction) -> None:
+    """The pressed message's buttons are spent; remove them so nobody presses a stale one."""
+    if interaction.message is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.message.edit(view=None)
+
+
 async def press_action_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
     async def work() -> None:
         host = host_of(interaction)
@@ -114,10 +143,7 @@ async def press_action_button(interaction: discord.Interaction, session_id: int,
         action = frontend_for(session.slug).action_for_button(token)
         outcome = await host.act(session_id, str(interaction.user.id), action, expected_version=version)
         await announce(interaction, outcome)
-        if interaction.message is not None:
-            # The old message's buttons are spent; clear them so nobody presses a stale one.
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.message.edit(view=None)
+        await clear_buttons(interaction)
 
     await guarded(interaction, work)
 

@@ -19,41 +19,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, guarded, host_of
-from bot.frontends import frontend_for
+from bot.actions import announce, game_session, guarded, host_of, perform_game_command
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
 from bot.replies import EMBED_COLOUR, image_names, mention
-from bot.store import SessionRecord
 from cogs.verbs import autocomplete_verb
-from games import get_game
 
 SLUG = "crayon-rails"
 PREVIEW_FILE = "build-preview.png"
 Choices = list[app_commands.Choice[str]]
 
 
-async def crayon_session(interaction: discord.Interaction, command: str) -> SessionRecord:
-    """The channel's game, refused with a pointer to the right commands when it is not Crayon Rails."""
-    session = await host_of(interaction).open_session(str(interaction.channel_id))
-    if session.slug != SLUG:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
-        raise UserError(
-            f"/{command} is a Crayon Rails command; this channel plays {get_game(session.slug).title}: "
-            f"use {usable}.")
-    return session
-
-
 async def act(interaction: discord.Interaction, command: str, **options: Any) -> None:
-    """Run one command's action on the channel's game and post the board."""
-
-    async def work() -> None:
-        session = await crayon_session(interaction, command)
-        action = FRONTEND.command_action(command, options)
-        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), action)
-        await announce(interaction, outcome)
-
-    await guarded(interaction, work)
+    """Run one of the game's commands on the channel's game and post the board."""
+    await perform_game_command(interaction, SLUG, command, lambda: FRONTEND.command_action(command, options))
 
 
 async def preview_build(interaction: discord.Interaction, to: str) -> None:
@@ -61,7 +40,7 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
 
     async def work() -> None:
         host = host_of(interaction)
-        session = await crayon_session(interaction, "build")
+        session = await game_session(interaction, SLUG, "build")
         player = str(interaction.user.id)
         target = build_target(to)
         events = host.preview(session, player, {"type": "build", "to": target})

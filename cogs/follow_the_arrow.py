@@ -12,12 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, guarded, host_of
-from bot.frontends import frontend_for
+from bot.actions import perform_game_command
 from bot.frontends.follow_the_arrow import FRONTEND
-from bot.host import UserError
 from cogs.verbs import autocomplete_number, autocomplete_verb
-from games import get_game
 
 SLUG = "follow-the-arrow"
 
@@ -25,17 +22,7 @@ SLUG = "follow-the-arrow"
 async def jump(interaction: discord.Interaction, pawn: int, path: str) -> None:
     """Jump `pawn` along the landing circles `path` in this channel's Follow the Arrow game."""
 
-    async def work() -> None:
-        host = host_of(interaction)
-        session = await host.open_session(str(interaction.channel_id))
-        if session.slug != SLUG:
-            usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
-            raise UserError(f"/jump is a Follow the Arrow command; this channel plays "
-                            f"{get_game(session.slug).title}: use {usable}.")
-        outcome = await host.act(session.id, str(interaction.user.id), FRONTEND.jump_action(pawn, path))
-        await announce(interaction, outcome)
-
-    await guarded(interaction, work)
+    await perform_game_command(interaction, SLUG, "jump", lambda: FRONTEND.jump_action(pawn, path))
 
 
 class FollowTheArrow(commands.Cog):

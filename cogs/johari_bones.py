@@ -20,15 +20,13 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, guarded, host_of, send_private_views
+from bot.actions import game_session, guarded, host_of, perform_game_command, send_private_views
 from bot.buttons import BUTTON_ITEMS
-from bot.frontends import frontend_for
 from bot.frontends.johari_bones import (
     DRAW_TOKEN,
     FRONTEND,
@@ -43,7 +41,6 @@ from bot.host import Host, MoveOutcome, UserError
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
 from bot.replies import image_names, mention, outcome_message
 from bot.store import SessionRecord
-from games import get_game
 from games.johari_scoring import BOXES
 
 SLUG = "johari-bones"
@@ -52,16 +49,6 @@ MAX_CHOICES = 25
 NOT_PLAYING = "You aren't playing in this Johari Bones game, so you have no bones: the board shows all you may see."
 KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
          app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
-
-
-async def johari_session(interaction: discord.Interaction, command: str) -> SessionRecord:
-    """The channel's game, refused with a pointer to the right commands when it is not Johari Bones."""
-    session = await host_of(interaction).open_session(str(interaction.channel_id))
-    if session.slug != SLUG:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
-        raise UserError(f"/{command} is a Johari Bones command; this channel plays "
-                        f"{get_game(session.slug).title}: use {usable}.")
-    return session
 
 
 def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
@@ -120,17 +107,6 @@ def box_action(box: str) -> dict:
         boxes = ", ".join(f"{key} ({label})" for key, label in BOX_LABELS.items())
         raise UserError(f"Choose a box from the list: {boxes}.")
     return score_action(box)
-
-
-async def act(interaction: discord.Interaction, command: str, build: Callable[[], dict]) -> None:
-    """Run one command's action (built inside the guard, so a bad option is refused) and post the board."""
-
-    async def work() -> None:
-        session = await johari_session(interaction, command)
-        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), build())
-        await announce(interaction, outcome)
-
-    await guarded(interaction, work)
 
 
 class DrawButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -251,7 +227,7 @@ async def hand_anywhere(interaction: discord.Interaction) -> None:
     """/hand: in a channel its Johari game; in a DM the user's game, or a menu when he plays several."""
     host = host_of(interaction)
     if interaction.guild_id is not None:
-        await show_hand(interaction, await johari_session(interaction, "hand"))
+        await show_hand(interaction, await game_session(interaction, SLUG, "hand"))
         return
     player = str(interaction.user.id)
     sessions = [session for session in await host.store.sessions_with_player(player, ("active",))
@@ -294,7 +270,7 @@ class JohariBones(commands.Cog):
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await draw(interaction, await johari_session(interaction, "draw"))
+            await draw(interaction, await game_session(interaction, SLUG, "draw"))
 
         await guarded(interaction, work)
 
@@ -306,13 +282,13 @@ class JohariBones(commands.Cog):
     @app_commands.guild_only()
     async def swap(self, interaction: discord.Interaction, kind: app_commands.Choice[str],
                    with_: discord.User) -> None:
-        await act(interaction, "swap", lambda: swap_action(kind.value, str(with_.id)))
+        await perform_game_command(interaction, SLUG, "swap", lambda: swap_action(kind.value, str(with_.id)))
 
     @app_commands.command(name="score", description="Johari Bones: score this hand in one of your open boxes")
     @app_commands.describe(box="An open box; the list shows what your hand scores in each")
     @app_commands.guild_only()
     async def score(self, interaction: discord.Interaction, box: str) -> None:
-        await act(interaction, "score", lambda: box_action(box))
+        await perform_game_command(interaction, SLUG, "score", lambda: box_action(box))
 
     @score.autocomplete("box")
     async def score_box(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -11,7 +11,6 @@ open across a restart cannot be submitted: pressing Counter… again opens a new
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
@@ -19,13 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, guarded, host_of
+from bot.actions import announce, clear_buttons, guarded, host_of, perform_game_command
 from bot.buttons import BUTTON_ITEMS
-from bot.frontends import frontend_for
 from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
 from bot.host import UserError
-from bot.store import SessionRecord
-from games import get_game
 
 SLUG = "two-fat-dudes"
 FORM_TIMEOUT = 30 * 60
@@ -35,33 +31,9 @@ EDGE_CHOICES = [app_commands.Choice(name="retreat (you go back to your start)", 
                 app_commands.Choice(name="send_back (the other dude goes back to his)", value="send_back")]
 
 
-async def dudes_session(interaction: discord.Interaction, command: str) -> SessionRecord:
-    """The channel's game, refused with a pointer to the right commands when it is not Two Fat Dudes."""
-    session = await host_of(interaction).open_session(str(interaction.channel_id))
-    if session.slug != SLUG:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
-        raise UserError(f"/{command} is a Two Fat Dudes command; this channel plays "
-                        f"{get_game(session.slug).title}: use {usable}.")
-    return session
-
-
 async def act(interaction: discord.Interaction, command: str, action_name: str, **options: Any) -> None:
     """Run one command's action on the channel's game and post the board."""
-
-    async def work() -> None:
-        session = await dudes_session(interaction, command)
-        action = FRONTEND.command_action(action_name, options)
-        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), action)
-        await announce(interaction, outcome)
-
-    await guarded(interaction, work)
-
-
-async def clear_buttons(interaction: discord.Interaction) -> None:
-    """The pressed board's buttons are spent; remove them so nobody presses a stale one."""
-    if interaction.message is not None:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.message.edit(view=None)
+    await perform_game_command(interaction, SLUG, command, lambda: FRONTEND.command_action(action_name, options))
 
 
 class CounterForm(discord.ui.Modal):

@@ -196,7 +196,7 @@ async def test_negotiating_elsewhere_or_out_of_place_is_refused_with_a_pointer(f
     opened = await fake_discord.slash(alice, "game start", channel=lounge, game="john-henry", opponent=bob)
     await fake_discord.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
     refused(await fake_discord.slash(alice, "edge", channel=lounge, choice="retreat"), alice,
-            "Two Fat Dudes command", "John Henry", "/roll")
+            "Two Fat Dudes in a Narrow Hallway command", "John Henry", "/roll")
 
     hallway = Hallway(fake_discord, parlor, fake_discord.channel("games"), alice, bob)
     await hallway.open()
