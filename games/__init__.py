@@ -6,27 +6,13 @@ Each engine module exports `GAME`, an object following the contract in
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 from games.core import Game, IllegalMove, UnknownGame
+from games.discovery import discover
 
 __all__ = ["GAMES", "Game", "IllegalMove", "UnknownGame", "get_game"]
 
 
-def _discover() -> dict[str, Game]:
-    found: dict[str, Game] = {}
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module_info.name == "core" or module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        game = getattr(module, "GAME", None)
-        if game is not None:
-            found[game.slug] = game
-    return found
-
-
-GAMES: dict[str, Game] = _discover()
+GAMES: dict[str, Game] = {game.slug: game for game in discover(__name__, __path__, "GAME")}
 
 
 def get_game(slug: str) -> Game:

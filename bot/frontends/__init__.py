@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 from bot.frontend import Frontend
+from games.discovery import discover
 
-
-def _discover() -> dict[str, Frontend]:
-    found: dict[str, Frontend] = {}
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        frontend = getattr(module, "FRONTEND", None)
-        if frontend is not None:
-            found[frontend.slug] = frontend
-    return found
-
-
-FRONTENDS: dict[str, Frontend] = _discover()
+FRONTENDS: dict[str, Frontend] = {frontend.slug: frontend for frontend in discover(__name__, __path__, "FRONTEND")}
 
 
 def frontend_for(slug: str) -> Frontend:
