@@ -65,7 +65,11 @@ async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> No
 
 
 async def send_private_views(client: discord.Client, channel: Any, outcome: MoveOutcome) -> None:
-    """DM each player whose private view changed; tell the channel (naming no bone) if DMs are closed."""
+    """DM each player whose private view changed; tell the channel (naming no bone) if DMs are closed.
+
+    The channel is told once per game and player, not at every change: the notice names the way
+    round (/hand, Show my bones), and repeating it each turn would bury the game's messages.
+    """
     session = outcome.session
     frontend = frontend_for(session.slug)
     closed: list[str] = []
@@ -85,7 +89,10 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
         except discord.HTTPException:
             log.warning("could not DM player %s of session %s", player, session.id)
             closed.append(player)
+    told: set[tuple[int, str]] = client.told_dms_closed  # type: ignore[attr-defined]
+    closed = [player for player in closed if (session.id, player) not in told]
     if closed and channel is not None:
+        told.update((session.id, player) for player in closed)
         who = ", ".join(mention(p) for p in closed)
         await channel.send(f"{who}: I can't send you direct messages. Use `/hand` or the **Show my bones** "
                            "button to see your private view.",

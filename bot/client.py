@@ -69,6 +69,8 @@ class ParlorBot(commands.Bot):
                          help_command=None)
         self.settings = settings
         self._store = store
+        self.told_dms_closed: set[tuple[int, str]] = set()
+        """(session, player) already told in the channel that their DMs are closed (bot.actions)."""
 
     async def setup_hook(self) -> None:
         store = self._store or await Store.open(self.settings.database_path)
