@@ -79,6 +79,10 @@ class Frontend:
         """
         return []
 
+    def prompts(self, view: dict) -> dict[str, str]:
+        """Players to ping besides those to act, with what they may do now (e.g. call Jump)."""
+        return {}
+
     def private_digest(self, view: dict) -> Any:
         """What of a player's own view is private; a change is sent to him by DM.
 

@@ -87,12 +87,15 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
                                style=getattr(discord.ButtonStyle, button.style)))
     to_act = public_view.get("to_act") or []
     winners = (session.result or {}).get("winners") or []
+    prompts = frontend.prompts(public_view) if session.status == "active" else {}
+    content = "\n".join([turn_line(session, public_view),
+                         *(f"{mention(player)}: {text}" for player, text in prompts.items())]).strip()
     return {
-        "content": turn_line(session, public_view) or None,
+        "content": content or None,
         "embed": embed,
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
         "view": view,
-        "allowed_mentions": _mentions([*to_act, *winners]),
+        "allowed_mentions": _mentions([*to_act, *winners, *prompts]),
     }
 
 

@@ -158,6 +158,11 @@ class FollowTheArrowFrontend(Frontend):
         return [ActionButton("Call Jump!", "call_jump", "danger"),
                 ActionButton("No call", "decline_call", "secondary")]
 
+    def prompts(self, view: dict) -> dict[str, str]:
+        if view.get("phase") != "play" or not view.get("jump_callable") or not view.get("last_mover"):
+            return {}
+        return {view["last_mover"]: "your opponent can jump: press **Call Jump!** to make him, before he moves."}
+
     def action_for_button(self, token: str) -> dict:
         if token in _BUTTON_ACTIONS:
             return dict(_BUTTON_ACTIONS[token])

@@ -1,0 +1,78 @@
+"""Board and lobby messages built from views: mentions, buttons, pictures; no Discord connection needed."""
+
+from __future__ import annotations
+
+from bot.buttons import ActionButton, LobbyButton
+from bot.host import Host
+from bot.replies import board_message, lobby_message, log_text
+from games import get_game
+from games.core import ScriptedRandomness
+from tests.bot.conftest import ALICE, BOB, CAROL
+
+CHANNEL = "900"
+
+
+async def test_a_board_mentions_whose_turn_it_is_and_offers_versioned_buttons(host: Host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    session, began = await host.join(CHANNEL, BOB)
+    message = board_message(began.session, began.public_view, began.events)
+    assert message["content"] == f"<@{ALICE.id}>, <@{BOB.id}>: your turn."
+    assert {u.id for u in message["allowed_mentions"].users} == {int(ALICE.id), int(BOB.id)}
+    assert message["embed"].image.url == "attachment://board.png"
+    assert message["file"].fp.read(8) == b"\x89PNG\r\n\x1a\n"
+    [roll] = message["view"].children
+    assert isinstance(roll, ActionButton) and roll.custom_id == f"parlor:act:{session.id}:{began.session.version}:roll"
+
+
+async def test_a_finished_board_names_the_winner_and_has_no_buttons(host: Host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    while session.status == "active":
+        player = host.to_act(session)[0]
+        outcome = await host.act(session.id, player, host.legal_actions(session, player)[0])
+        session = outcome.session
+    message = board_message(session, outcome.public_view, outcome.events)
+    assert f"Winner: <@{session.result['winners'][0]}>" in message["content"]
+    assert message["view"].children == []
+
+
+async def test_the_player_who_may_call_jump_is_pinged(host: Host):
+    game = get_game("follow-the-arrow")
+    state = game.new_game([ALICE.id, BOB.id], ScriptedRandomness(rolls=[1]))
+    # Play legal moves until a jump becomes callable.
+    chooser_index = 0
+    for _ in range(200):
+        view = game.view(state, None)
+        if view["jump_callable"] or view["phase"] == "over":
+            break
+        player = game.to_act(state)[0]
+        actions = [a for a in game.legal_actions(state, player) if a["type"] != "decline_call"]
+        state, _ = game.apply(state, player, actions[chooser_index % len(actions)], ScriptedRandomness())
+        chooser_index += 7
+    view = game.view(state, None)
+    assert view["jump_callable"], "the scripted line reaches a callable jump"
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="follow-the-arrow", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    message = board_message(began.session, view)
+    caller = view["last_mover"]
+    assert f"<@{caller}>: your opponent can jump" in message["content"]
+    assert int(caller) in {u.id for u in message["allowed_mentions"].users}
+
+
+async def test_the_lobby_card_mentions_the_invited_and_offers_join_leave_begin(host: Host):
+    session = await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE,
+                                    invited=[CAROL.id])
+    message = lobby_message(session)
+    assert message["content"] == f"<@{CAROL.id}>"
+    labels = [item.item.label for item in message["view"].children if isinstance(item, LobbyButton)]
+    assert labels == ["Join", "Leave", "Begin"]
+
+
+async def test_the_log_shows_moves_with_their_dice_and_names(host: Host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    moves = await host.moves(outcome.session)
+    text = log_text(outcome.session, moves)
+    assert text == f"1. Alice: roll (rolled {moves[0].outcomes['rolls'][0]})"
