@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +33,8 @@ from games import GAMES, get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
 Clock = Callable[[], float]
+STATE_CACHE_SIZE = 512
+"""Parsed states kept in memory; others are read back from the store when next used."""
 
 
 class UserError(Exception):
@@ -69,13 +73,26 @@ class Host:
         self.default_periods = periods or Periods()
         self.timers_added: Callable[[float], None] = lambda due_at: None
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._states: dict[int, tuple[int, BaseModel]] = {}
+        # A session's lock lives while someone holds or awaits it; parsed states are kept for the most
+        # recently used sessions only, so memory stays flat however many games the bot has hosted.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._states: OrderedDict[int, tuple[int, BaseModel]] = OrderedDict()
 
     # -- lookups -------------------------------------------------------------
 
     def _lock(self, session_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, session: SessionRecord, state: BaseModel) -> None:
+        """Cache the parsed state of a running game; finished ones are rarely read again."""
+        self._states.pop(session.id, None)
+        if session.status == "active":
+            self._states[session.id] = (session.version, state)
+            while len(self._states) > STATE_CACHE_SIZE:
+                self._states.popitem(last=False)
 
     async def open_session(self, channel_id: str) -> SessionRecord:
         """The channel's lobby or running game, or a refusal saying how to start one."""
@@ -101,11 +118,12 @@ class Host:
         """The session's engine state, parsed once per version."""
         cached = self._states.get(session.id)
         if cached and cached[0] == session.version:
+            self._states.move_to_end(session.id)
             return cached[1]
         if session.state is None:
             raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
         state = get_game(session.slug).state_from_json(session.state)
-        self._states[session.id] = (session.version, state)
+        self._remember(session, state)
         return state
 
     def public_view(self, session: SessionRecord) -> dict:
@@ -208,7 +226,7 @@ class Host:
                                     setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
                                     timers=wait.timers)
         self._scheduled(wait)
-        self._states[session.id] = (session.version, state)
+        self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
                            views_after=views, began=True)
@@ -283,7 +301,7 @@ class Host:
             except StaleVersion:
                 raise UserError("Someone else moved at the same moment. Look at the latest message "
                                 "and try again.") from None
-            self._states[session.id] = (updated.version, new_state)
+            self._remember(updated, new_state)
             self._scheduled(wait)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(new_state, None),

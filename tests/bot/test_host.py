@@ -179,3 +179,20 @@ async def test_once_the_creator_has_left_any_player_may_begin(host):
     await host.leave(CHANNEL, ALICE.id)
     began = await host.begin(CHANNEL, CAROL.id)
     assert began.session.player_ids == [BOB.id, CAROL.id]
+
+
+async def test_memory_stays_bounded_however_many_games_were_hosted(host, monkeypatch):
+    monkeypatch.setattr("bot.host.STATE_CACHE_SIZE", 3)
+    ids = []
+    for n in range(5):
+        channel = f"70{n}"
+        await host.open_lobby(guild_id="1", channel_id=channel, slug="john-henry", creator=ALICE)
+        session, _ = await host.join(channel, BOB)
+        ids.append(session.id)
+    assert len(host._states) == 3
+    assert len(host._locks) == 0, "no lock outlives its use"
+    # An evicted game is read back from the store and plays on.
+    outcome = await host.act(ids[0], ALICE.id, {"type": "roll"})
+    assert outcome.session.version == (await host.session(ids[0])).version
+    await play_until_over(host, ids[1])
+    assert ids[1] not in host._states, "finished games leave the cache"
