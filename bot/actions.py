@@ -79,7 +79,7 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
             continue
         try:
             user = client.get_user(int(player)) or await client.fetch_user(int(player))
-            png = frontend.draw_private(after, image_names(session))
+            png = frontend.draw_private(after, image_names(session), player)
             await user.send(
                 f"Your view in {frontend_title(session)} (<#{session.channel_id}>):",
                 file=discord.File(io.BytesIO(png), filename="your-view.png"),

@@ -90,6 +90,6 @@ class Frontend:
         """
         return None
 
-    def draw_private(self, view: dict, names: Names) -> bytes:
-        """A player's own view as PNG bytes (defaults to the public board)."""
+    def draw_private(self, view: dict, names: Names, viewer: str) -> bytes:
+        """`viewer`'s own view as PNG bytes (defaults to the public board)."""
         return self.draw_board(view, names)

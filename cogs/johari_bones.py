@@ -60,8 +60,8 @@ def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
                                      label=label))
     header = f"**Your bones in Johari Bones #{session.id}** (hand {view['hand']}, only you see this):"
     return {
-        "content": f"{header}\n{private_summary(view, names)}"[:2000],
-        "file": discord.File(io.BytesIO(FRONTEND.draw_private(view, names)), filename=VIEW_FILE),
+        "content": f"{header}\n{private_summary(view, player, names)}"[:2000],
+        "file": discord.File(io.BytesIO(FRONTEND.draw_private(view, names, player)), filename=VIEW_FILE),
         "view": buttons,
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),

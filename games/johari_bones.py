@@ -204,7 +204,6 @@ class JohariBones:
             "to_act": self.to_act(state),
             "turns_left": dict(state.turns_left),
             "scorecard": {owner: dict(card) for owner, card in state.scorecard.items()},
-            "viewer": viewer,
         }
 
     def result(self, state: State) -> dict | None:

@@ -60,13 +60,12 @@ def _own_entry(view: Mapping[str, Any], viewer: str | None) -> dict | None:
     return next((entry for entry in view["players"] if entry["id"] == viewer), None)
 
 
-def score_preview(private_view: Mapping[str, Any], viewer: str | None = None) -> dict[str, int]:
+def score_preview(private_view: Mapping[str, Any], viewer: str | None) -> dict[str, int]:
     """What the viewer's shown bones would score in each of his open boxes.
 
     Only bones the view holds are counted: at scoring time that is the whole hand, before it a
     lower bound. Without a viewer (the public view) there is nothing to preview.
     """
-    viewer = viewer if viewer is not None else private_view.get("viewer")
     entry = _own_entry(private_view, viewer)
     if entry is None:
         return {}
@@ -93,10 +92,9 @@ def placement_choices(
     return choices
 
 
-def private_summary(private_view: Mapping[str, Any], names: Names | None = None) -> str:
+def private_summary(private_view: Mapping[str, Any], viewer: str, names: Names | None = None) -> str:
     """The viewer's picture in words: the bones his view shows him, and nothing else."""
     names = names or {}
-    viewer = private_view.get("viewer")
     lines = []
     if private_view.get("drawn") is not None:
         lines.append(f"You drew **{private_view['drawn']}**: choose where it goes "
@@ -117,8 +115,8 @@ class JohariBonesFrontend(Frontend):
     def draw_board(self, view: dict, names: Names) -> bytes:
         return render_board(view, names)
 
-    def draw_private(self, view: dict, names: Names) -> bytes:
-        return render_private(view, names)
+    def draw_private(self, view: dict, names: Names, viewer: str) -> bytes:
+        return render_private(view, names, viewer)
 
     def private_digest(self, view: dict) -> Any:
         """The bones this view shows that the public view hides, and the drawn bone.

@@ -49,7 +49,7 @@ def public_part(view: dict) -> dict:
         {key: value if key in ("id", "up") or revealed else None for key, value in entry.items()}
         for entry in view["players"]
     ]
-    return {**view, "players": players, "drawn": None, "viewer": None}
+    return {**view, "players": players, "drawn": None}
 
 
 def _draw_bone(draw: ImageDraw.ImageDraw, left: float, top: float, bone: str | None) -> None:
@@ -87,7 +87,8 @@ def _totals(view: dict) -> dict[str, int]:
             for player, card in view["scorecard"].items()}
 
 
-def _draw_players(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str], top: int) -> None:
+def _draw_players(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str], top: int,
+                  viewer: str | None) -> None:
     totals = _totals(view)
     for seat, entry in enumerate(view["players"]):
         player = entry["id"]
@@ -96,7 +97,7 @@ def _draw_players(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str
             draw.rectangle((MARGIN - 6, row_top, WIDTH - MARGIN + 6, row_top + ROW - 6), fill=HIGHLIGHT)
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         draw.rectangle((MARGIN, row_top + 10, MARGIN + 10, row_top + ROW - 16), fill=colour)
-        label = names.get(player, player) + ("  (you)" if player == view.get("viewer") else "")
+        label = names.get(player, player) + ("  (you)" if player == viewer else "")
         draw.text((MARGIN + 20, row_top + 14), label[:24], font=font(18), fill=INK)
         draw.text((MARGIN + 20, row_top + 42), f"turns left: {view['turns_left'].get(player, 0)}",
                   font=font(14), fill=MUTED)
@@ -134,7 +135,7 @@ def _draw_scorecard(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, s
             centered_text(draw, (centre, row_top + SCORE_ROW / 2), "·" if value is None else str(value), 15)
 
 
-def _render(view: dict, names: Mapping[str, str]) -> bytes:
+def _render(view: dict, names: Mapping[str, str], viewer: str | None = None) -> bytes:
     players_top = HEADER
     strip_top = players_top + ROW * len(view["players"])
     score_top = strip_top + STRIP
@@ -142,7 +143,7 @@ def _render(view: dict, names: Mapping[str, str]) -> bytes:
     image, draw = new_canvas(WIDTH, height)
     draw.text((MARGIN, 14), f"Johari Bones · hand {view['hand']} of {len(BOXES)}", font=font(24), fill=INK)
     draw.text((MARGIN, 46), _status(view, names), font=font(16), fill=MUTED)
-    _draw_players(draw, view, names, players_top)
+    _draw_players(draw, view, names, players_top, viewer)
     _draw_strip(draw, view, strip_top)
     _draw_scorecard(draw, view, names, score_top)
     return to_png(image)
@@ -153,6 +154,6 @@ def render_board(view: dict, names: Mapping[str, str]) -> bytes:
     return _render(public_part(view), names)
 
 
-def render_private(view: dict, names: Mapping[str, str]) -> bytes:
+def render_private(view: dict, names: Mapping[str, str], viewer: str) -> bytes:
     """One player's own picture: exactly the bones his view holds, and his drawn bone."""
-    return _render(view, names)
+    return _render(view, names, viewer)

@@ -88,11 +88,11 @@ def test_board_ignores_whatever_a_private_view_adds():
 
 def test_private_picture_shows_what_the_viewer_sees():
     state = drawn_state()
-    private = FRONTEND.draw_private(GAME.view(state, A), NAMES)
+    private = FRONTEND.draw_private(GAME.view(state, A), NAMES, A)
     assert png_size(private)[0] == 960
     assert private != FRONTEND.draw_board(GAME.view(state, None), NAMES)
     without_drawn = {**GAME.view(state, A), "drawn": None}
-    assert private != FRONTEND.draw_private(without_drawn, NAMES)
+    assert private != FRONTEND.draw_private(without_drawn, NAMES, A)
 
 
 def test_private_digest_holds_only_what_the_public_does_not_see():
@@ -131,7 +131,7 @@ def test_draw_button_only_during_turns_and_it_is_legal():
 
 def test_private_summary_names_only_the_bones_of_the_view():
     view = GAME.view(drawn_state(), A)
-    text = private_summary(view, MENTIONS)
+    text = private_summary(view, A, MENTIONS)
     shown = {entry[position] for entry in view["players"] for position in ("up", "down", "in", "out")}
     allowed = (shown | {view["drawn"]}) - {None}
     named = set(re.findall(r"\d-\d", text))
@@ -193,15 +193,15 @@ def test_placement_choices_are_the_legal_places_for_the_drawer_only():
 def test_score_preview_matches_the_engine_for_open_boxes():
     state = revealed_state()
     state, _ = apply(state, B, score_action("chance"))
-    preview = score_preview(GAME.view(state, B))
+    preview = score_preview(GAME.view(state, B), B)
     assert set(preview) == set(BOXES) - {"chance"}
     assert preview == {box: box_score(state.bones[B].values(), box) for box in preview}
-    assert score_preview(GAME.view(state, None)) == {}
+    assert score_preview(GAME.view(state, None), None) == {}
 
 
 def test_score_preview_before_the_reveal_counts_only_the_bones_the_viewer_sees():
     view = GAME.view(new(), A)
-    assert score_preview(view) == {box: box_score(["1-1", "1-3"], box) for box in BOXES}
+    assert score_preview(view, A) == {box: box_score(["1-1", "1-3"], box) for box in BOXES}
 
 
 def test_narration_of_a_turn_names_the_players_and_only_public_bones():

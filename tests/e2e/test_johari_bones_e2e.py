@@ -130,7 +130,8 @@ class Table:
                         assert attachment.data == FRONTEND.draw_board(public, names), "the public board"
                     else:
                         assert attachment.filename == "your-view.png" and reader is not None
-                        assert attachment.data == FRONTEND.draw_private(view, names), f"{who}'s own view"
+                        own = FRONTEND.draw_private(view, names, str(reader.id))
+                        assert attachment.data == own, f"{who}'s own view"
                 self.named[message.id], self.edits[message.id] = named, message.edits
                 self.audited += 1
             elif message.edits != self.edits[message.id]:
@@ -235,7 +236,7 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     # Scoring: the autocomplete shows each open box with what the user's own hand scores there.
     session = await table.session()
     choices = await fake.autocomplete(alice, "score", channel=channel, focused="box")
-    preview = score_preview(table.host.view_for(session, str(alice.id)))
+    preview = score_preview(table.host.view_for(session, str(alice.id)), str(alice.id))
     assert {c["value"]: c["name"] for c in choices} == {box: f"{BOX_LABELS[box]}: {points}"
                                                          for box, points in preview.items()}
     assert await fake.autocomplete(dave, "score", channel=channel, focused="box") == []
@@ -275,7 +276,8 @@ async def test_hand_in_a_direct_message_finds_the_game_and_asks_which_when_there
     only = await table.step(lambda: fake.slash(alice, "hand", channel=dm))
     session = await table.session()
     view = table.host.view_for(session, str(alice.id))
-    assert only.response.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(session))
+    assert only.response.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(session),
+                                                                                str(alice.id))
     assert set(BONE.findall(surface(only.response))) <= seen_bones(view)
 
     # A bone drawn in the channel can be placed from the DM: the board goes to the game's channel, not the DM.
@@ -301,7 +303,8 @@ async def test_hand_in_a_direct_message_finds_the_game_and_asks_which_when_there
     assert any("#lounge" in option.get("description", "") for option in menu["options"])
     picked = await fake.select(alice, asked.response, menu["custom_id"], [str(second.id)])
     view = parlor.host.view_for(second, str(alice.id))
-    assert picked.response.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(second))
+    assert picked.response.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(second),
+                                                                                  str(alice.id))
     assert set(BONE.findall(surface(picked.response))) <= seen_bones(view)
 
     stranger = await fake.slash(carol, "hand", channel=fake.channel("lounge"))
@@ -330,4 +333,4 @@ async def test_four_players_begin_on_their_own_and_each_gets_his_view(fake_disco
     for user in users:
         dm = await fake_discord.wait_for_dm(user, lambda m: bool(m.attachments))
         view = parlor.host.view_for(session, str(user.id))
-        assert dm.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(session))
+        assert dm.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(session), str(user.id))

@@ -465,7 +465,6 @@ def test_private_view_follows_the_visibility_table():
         {"id": B, "up": "2-2", "down": None, "in": None, "out": "2-5"},
         {"id": C, "up": "3-3", "down": None, "in": None, "out": "3-6"},
     ]
-    assert view["viewer"] == A
 
 
 def test_public_view_shows_face_up_bones_only():
@@ -475,7 +474,6 @@ def test_public_view_shows_face_up_bones_only():
         {"id": B, "up": "2-2", "down": None, "in": None, "out": None},
         {"id": C, "up": "3-3", "down": None, "in": None, "out": None},
     ]
-    assert view["viewer"] is None
 
 
 def test_ruling_a_spectator_gets_the_public_view():
@@ -485,8 +483,7 @@ def test_ruling_a_spectator_gets_the_public_view():
 
 def test_view_has_the_keys_of_the_rules_file():
     view = GAME.view(new(), A)
-    assert set(view) == {"phase", "hand", "pile", "players", "drawn", "to_act", "turns_left", "scorecard",
-                         "viewer"}
+    assert set(view) == {"phase", "hand", "pile", "players", "drawn", "to_act", "turns_left", "scorecard"}
     assert set(view["scorecard"][A]) == set(BOXES)
 
 
