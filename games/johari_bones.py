@@ -8,8 +8,8 @@ Rulings where that file is silent:
 - Visibility depends only on where a bone lies now, not on who once saw it: a bone a player
   placed into another's face out stays visible to him because he sees every other face out,
   and a bone that leaves a position he sees is no longer shown to him.
-- A spectator (an id not seated) gets the public view; views carry a `viewer` key (the id,
-  or None for the public view) so front ends can tell whose hand a private view describes.
+- A spectator (an id not seated) gets the public view. Views hold exactly the rules file's keys;
+  front ends that need to know whose view it is are told by their caller.
 - Events name bones only where the public view shows them after the move: a bone placed face
   up, the two face-up bones after an up swap, and the whole hand once it is revealed. A
   replaced bone is never named, not even one that was face up.
