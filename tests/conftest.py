@@ -20,13 +20,19 @@ def bot_settings(fake: FakeDiscord, database: str) -> Settings:
                     discord_guild_id=None)
 
 
+async def start_bot(fake: FakeDiscord, database: str) -> tuple[ParlorBot, asyncio.Task[None]]:
+    """The real bot, in-process, connected and ready; any crash fails the fake's waits at once."""
+    bot = ParlorBot(bot_settings(fake, database))
+    task = asyncio.create_task(bot.start(fake.token))
+    fake.watch_bot(task)
+    await fake.wait_until_ready()
+    return bot, task
+
+
 @pytest_asyncio.fixture
 async def parlor(fake_discord: FakeDiscord, tmp_path) -> AsyncIterator[ParlorBot]:  # noqa: F811
     """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route."""
-    bot = ParlorBot(bot_settings(fake_discord, str(tmp_path / "parlor.sqlite3")))
-    task = asyncio.create_task(bot.start(fake_discord.token))
-    fake_discord.watch_bot(task)
-    await fake_discord.wait_until_ready()
+    bot, task = await start_bot(fake_discord, str(tmp_path / "parlor.sqlite3"))
     yield bot
     await bot.close()
     await task

@@ -7,7 +7,6 @@ cheapest to join with her own track. Every move then goes through the fake Disco
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from bot.client import ParlorBot
@@ -15,7 +14,7 @@ from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board, edge
 from games.crayon_rails.routing import cheapest_build_path, network, train_route
 from games.crayon_rails.state import State
-from tests.conftest import bot_settings
+from tests.conftest import start_bot
 from tests.e2e.helpers import latest_board, mentioned
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
@@ -227,7 +226,7 @@ async def test_a_build_preview_confirmed_after_a_restart(fake_discord: FakeDisco
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     database = str(tmp_path / "parlor.sqlite3")
-    first = await _run_bot(fake_discord, database)
+    first, _ = await start_bot(fake_discord, database)
     table = Table(fake_discord, first, channel, alice, bob)
     await open_game(fake_discord, channel, alice, bob)
     await table.ok(alice, "keep")
@@ -237,7 +236,7 @@ async def test_a_build_preview_confirmed_after_a_restart(fake_discord: FakeDisco
     await first.close()
 
     identified = fake_discord.gateway.identify_count
-    second = await _run_bot(fake_discord, database)
+    second, _ = await start_bot(fake_discord, database)
     try:
         await fake_discord.wait_for(lambda: fake_discord.gateway.identify_count > identified
                                     and fake_discord.gateway.connected, timeout=10, what="the restarted bot")
@@ -253,9 +252,3 @@ async def test_a_build_preview_confirmed_after_a_restart(fake_discord: FakeDisco
         await second.close()
     fake_discord.assert_no_unknown_routes()
 
-
-async def _run_bot(fake: FakeDiscord, database: str) -> ParlorBot:
-    bot = ParlorBot(bot_settings(fake, database))
-    asyncio.get_running_loop().create_task(bot.start(fake.token))
-    await fake.wait_until_ready()
-    return bot

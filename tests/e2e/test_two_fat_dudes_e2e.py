@@ -8,10 +8,8 @@ hallway before passing the other), so rolling on always reaches the first encoun
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.client import ParlorBot
-from tests.conftest import bot_settings
+from tests.conftest import start_bot
 from tests.e2e.helpers import is_over, latest_board
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
@@ -206,7 +204,7 @@ async def test_negotiating_elsewhere_or_out_of_place_is_refused_with_a_pointer(f
 
 async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_discord: FakeDiscord, tmp_path):
     database = str(tmp_path / "parlor.sqlite3")
-    first = await run_bot(fake_discord, database)
+    first, _ = await start_bot(fake_discord, database)
     try:
         hallway = await open_hallway(fake_discord, first)
         await hallway.walk_to_encounter()
@@ -216,7 +214,7 @@ async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_disc
         await first.close()
 
     identified = fake_discord.gateway.identify_count
-    second = await run_bot(fake_discord, database)
+    second, _ = await start_bot(fake_discord, database)
     try:
         await fake_discord.wait_for(lambda: fake_discord.gateway.identify_count > identified
                                     and fake_discord.gateway.connected, timeout=10, what="the restarted bot")
@@ -233,9 +231,3 @@ async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_disc
         await second.close()
     fake_discord.assert_no_unknown_routes()
 
-
-async def run_bot(fake: FakeDiscord, database: str) -> ParlorBot:
-    bot = ParlorBot(bot_settings(fake, database))
-    asyncio.get_running_loop().create_task(bot.start(fake.token))
-    await fake.wait_until_ready()
-    return bot
