@@ -29,10 +29,12 @@ from bot.turn_clock import (
     plan_wait,
     timeout_result,
 )
-from games import GAMES, get_game
+from games import get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
 Clock = Callable[[], float]
+STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
+                "or the slash commands.")
 STATE_CACHE_SIZE = 512
 """Parsed states kept in memory; others are read back from the store when next used."""
 
@@ -280,8 +282,7 @@ class Host:
             game = get_game(session.slug)
             self._require_playable(session, game)
             if expected_version is not None and expected_version != session.version:
-                raise UserError("That button belongs to an earlier turn: use the latest message's buttons "
-                                "or the slash commands.")
+                raise UserError(STALE_BUTTON)
             state = self.state_of(session)
             rng = RecordingRandomness(SeededRandomness(self._seed_source()))
             try:
@@ -419,7 +420,3 @@ class Host:
             state, _ = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
         return state
 
-
-def known_games() -> dict[str, str]:
-    """Slug -> title, for choices in commands."""
-    return {slug: game.title for slug, game in GAMES.items()}

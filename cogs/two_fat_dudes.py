@@ -21,12 +21,11 @@ from discord.ext import commands
 from bot.actions import announce, clear_buttons, guarded, host_of, perform_game_command
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
-from bot.host import UserError
+from bot.host import STALE_BUTTON, UserError
 
 SLUG = "two-fat-dudes"
 FORM_TIMEOUT = 30 * 60
 """Seconds an unanswered Counter form is kept in memory before it is forgotten."""
-STALE = "That button belongs to an earlier turn: use the latest message's buttons or the slash commands."
 EDGE_CHOICES = [app_commands.Choice(name="retreat (you go back to your start)", value="retreat"),
                 app_commands.Choice(name="send_back (the other dude goes back to his)", value="send_back")]
 
@@ -82,7 +81,7 @@ class CounterButton(discord.ui.DynamicItem[discord.ui.Button],
             session = await host.session(self.session_id)
             player = str(interaction.user.id)
             if session.version != self.version and session.status == "active":
-                raise UserError(STALE)
+                raise UserError(STALE_BUTTON)
             # Asks the engine, committing nothing, whether this player may counter now.
             host.preview(session, player, {"type": "counter", "points": 0})
             on_table = host.public_view(session)["offer"]["points"]
