@@ -17,7 +17,7 @@ import discord
 
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import board_message, image_names, lobby_message, mention, outcome_message
+from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import IllegalMove
@@ -64,6 +64,17 @@ async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> No
     await send_private_views(interaction.client, interaction.channel, outcome)
 
 
+async def user_of(client: discord.Client, player: str) -> discord.User:
+    """The Discord user behind a player id, from the cache or fetched (members are not cached)."""
+    return client.get_user(int(player)) or await client.fetch_user(int(player))
+
+
+def game_channel(client: discord.Client, session: SessionRecord) -> discord.PartialMessageable:
+    """The game's channel, to post in without fetching it first."""
+    guild_id = int(session.guild_id) if session.guild_id else None
+    return client.get_partial_messageable(int(session.channel_id), guild_id=guild_id)
+
+
 async def send_private_views(client: discord.Client, channel: Any, outcome: MoveOutcome) -> None:
     """DM each player whose private view changed; tell the channel (naming no bone) if DMs are closed.
 
@@ -78,10 +89,10 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
         if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
             continue
         try:
-            user = client.get_user(int(player)) or await client.fetch_user(int(player))
+            user = await user_of(client, player)
             png = frontend.draw_private(after, image_names(session), player)
             await user.send(
-                f"Your view in {frontend_title(session)} (<#{session.channel_id}>):",
+                f"Your view in {game_label(session)} (<#{session.channel_id}>):",
                 file=discord.File(io.BytesIO(png), filename="your-view.png"),
             )
         except discord.Forbidden:
@@ -97,10 +108,6 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
         await channel.send(f"{who}: I can't send you direct messages. Use `/hand` or the **Show my bones** "
                            "button to see your private view.",
                            allowed_mentions=discord.AllowedMentions(users=True))
-
-
-def frontend_title(session: SessionRecord) -> str:
-    return f"{get_game(session.slug).title} #{session.id}"
 
 
 async def perform_in_channel(interaction: discord.Interaction, action: Mapping[str, Any]) -> None:

@@ -10,10 +10,11 @@ import logging
 
 import discord
 
+from bot.actions import game_channel, user_of
+from bot.replies import game_label
 from bot.store import SessionRecord
 from bot.timers import Reminder, TurnNotice
 from bot.turn_clock import format_duration
-from games import get_game
 
 log = logging.getLogger(__name__)
 
@@ -23,13 +24,9 @@ def channel_link(session: SessionRecord) -> str:
     return f"https://discord.com/channels/{session.guild_id or '@me'}/{session.channel_id}"
 
 
-def game_name(session: SessionRecord) -> str:
-    return f"{get_game(session.slug).title} #{session.id}"
-
-
 def reminder_text(reminder: Reminder) -> str:
     waited = format_duration(reminder.waited)
-    text = f"⏰ <@{reminder.player}>, {game_name(reminder.session)} has been waiting on you for {waited}."
+    text = f"⏰ <@{reminder.player}>, {game_label(reminder.session)} has been waiting on you for {waited}."
     if reminder.claim_in is None:
         return text
     if reminder.claim_in <= 0:
@@ -38,7 +35,7 @@ def reminder_text(reminder: Reminder) -> str:
 
 
 def notice_text(notice: TurnNotice) -> str:
-    return (f"It's your turn in {game_name(notice.session)}: {channel_link(notice.session)}\n"
+    return (f"It's your turn in {game_label(notice.session)}: {channel_link(notice.session)}\n"
             "(`/notify off` stops these messages.)")
 
 
@@ -49,17 +46,13 @@ class DiscordNotices:
         self.client = client
 
     async def send_reminder(self, reminder: Reminder) -> None:
-        session = reminder.session
-        guild_id = int(session.guild_id) if session.guild_id else None
-        channel = self.client.get_partial_messageable(int(session.channel_id), guild_id=guild_id)
-        await channel.send(reminder_text(reminder),
+        await game_channel(self.client, reminder.session).send(reminder_text(reminder),
                            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(reminder.player))],
                                                                     roles=False, everyone=False))
 
     async def send_notice(self, notice: TurnNotice) -> None:
-        user_id = int(notice.player)
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            user = await user_of(self.client, notice.player)
             await user.send(notice_text(notice))
         except discord.Forbidden:
             log.info("player %s does not accept direct messages; no turn notice", notice.player)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.host import Host
 from bot.notices import channel_link
+from bot.replies import game_label
 from bot.store import SessionRecord
 from bot.turn_clock import format_duration
 from games import get_game
@@ -52,7 +53,7 @@ def game_list_text(host: Host, player: str, sessions: list[SessionRecord], *, ev
     lines = [f"**Your games{'' if everywhere else ' on this server'}:**"]
     now = host.clock()
     for session in sessions:
-        lines.append(f"• {get_game(session.slug).title} #{session.id} in {channel_link(session)}: "
+        lines.append(f"• {game_label(session)} in {channel_link(session)}: "
                      f"{_turn_summary(host, session, player, now)}")
     return "\n".join(lines)[:2000]
 
@@ -76,7 +77,7 @@ def history_text(sessions: list[SessionRecord]) -> str:
         return "No game has finished in this channel yet."
     lines = ["**Past games in this channel:**"]
     for session in sessions:
-        lines.append(f"• {get_game(session.slug).title} #{session.id}, <t:{int(session.updated_at)}:d>: "
+        lines.append(f"• {game_label(session)}, <t:{int(session.updated_at)}:d>: "
                      f"{result_summary(session)}")
     return "\n".join(lines)[:2000]
 

@@ -26,6 +26,11 @@ def mention(player_id: str) -> str:
     return f"<@{player_id}>"
 
 
+def game_label(session: SessionRecord) -> str:
+    """How a game is named in messages and lists: its title and number."""
+    return f"{get_game(session.slug).title} #{session.id}"
+
+
 def text_names(session: SessionRecord) -> dict[str, str]:
     """Names for text: mentions, which Discord shows as the member's name."""
     return {seat.id: mention(seat.id) for seat in session.players}

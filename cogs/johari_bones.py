@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import game_session, guarded, host_of, perform_game_command, send_private_views
+from bot.actions import game_channel, game_session, guarded, host_of, perform_game_command, send_private_views
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.johari_bones import (
     DRAW_TOKEN,
@@ -39,7 +39,7 @@ from bot.frontends.johari_bones import (
 )
 from bot.host import Host, MoveOutcome, UserError
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
-from bot.replies import image_names, mention, outcome_message
+from bot.replies import game_label, image_names, mention, outcome_message
 from bot.store import SessionRecord
 from games.johari_scoring import BOXES
 
@@ -58,7 +58,7 @@ def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
     for label, action in placement_choices(view, player, names):
         buttons.add_item(PlaceButton(session.id, session.version, action["target"], action["position"],
                                      label=label))
-    header = f"**Your bones in Johari Bones #{session.id}** (hand {view['hand']}, only you see this):"
+    header = f"**Your bones in {game_label(session)}** (hand {view['hand']}, only you see this):"
     return {
         "content": f"{header}\n{private_summary(view, player, names)}"[:2000],
         "file": discord.File(io.BytesIO(FRONTEND.draw_private(view, names, player)), filename=VIEW_FILE),
@@ -85,10 +85,8 @@ async def post_board(interaction: discord.Interaction, session: SessionRecord, o
         await interaction.followup.send(**outcome_message(outcome))
         channel = interaction.channel
     else:
-        channel = interaction.client.get_channel(int(session.channel_id))
-        if channel is None:
-            channel = await interaction.client.fetch_channel(int(session.channel_id))
-        await channel.send(**outcome_message(outcome))  # type: ignore[union-attr]
+        channel = game_channel(interaction.client, session)
+        await channel.send(**outcome_message(outcome))
     await send_private_views(interaction.client, channel, outcome)
 
 
@@ -219,7 +217,7 @@ def picker_option(client: discord.Client, host: Host, session: SessionRecord, pl
     channel = client.get_channel(int(session.channel_id))
     where = f"in #{channel.name}" if channel is not None and hasattr(channel, "name") else "in its channel"
     turn = " · your turn" if player in host.to_act(session) else ""
-    return discord.SelectOption(label=f"Johari Bones #{session.id}"[:100], value=str(session.id),
+    return discord.SelectOption(label=game_label(session)[:100], value=str(session.id),
                                 description=f"{where}{turn}"[:100])
 
 

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot import records
 from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
-from bot.replies import board_message, lobby_message, log_text, mention, rules_embed, waiting_line
+from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
@@ -107,8 +107,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await host.moves(session)
-            title = get_game(session.slug).title
-            await interaction.response.send_message(f"**{title} #{session.id}**\n{log_text(session, moves)}",
+            await interaction.response.send_message(f"**{game_label(session)}**\n{log_text(session, moves)}",
                                                     ephemeral=True)
 
         await guarded(interaction, work)
