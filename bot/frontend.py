@@ -23,6 +23,11 @@ Names = Mapping[str, str]
 """Player id -> how to show that player (a mention in text, a display name in images)."""
 
 
+def display_name(names: Names, player_id: str) -> str:
+    """How to show a player; an id with no name (a spectator, a test) shows as itself."""
+    return names.get(player_id, player_id)
+
+
 @dataclass(frozen=True)
 class ActionButton:
     """A button for the next step; `token` travels in the button's custom_id."""

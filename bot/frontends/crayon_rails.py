@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names
+from bot.frontend import ActionButton, Frontend, Names, display_name
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -96,10 +96,6 @@ def demand_label(card: int, demand: int) -> str:
 
 def _pending(view: dict) -> list[str]:
     return next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
-
-
-def _name(names: Names, player: str) -> str:
-    return names.get(player, player)
 
 
 def _path_cost(path: list[str]) -> int:
@@ -201,7 +197,7 @@ class CrayonRailsFrontend(Frontend):
         for player in view["players"]:
             where = place_name(player["at"]) if player["at"] else "not placed"
             lines.append(
-                f"{_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
+                f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
                 f"majors joined {player['majors_joined']}"
             )
@@ -209,15 +205,15 @@ class CrayonRailsFrontend(Frontend):
             demands = "; ".join(
                 f"{i}: {d['load']} to {d['city']} ({d['payoff']})" for i, d in enumerate(card["demands"])
             )
-            locks = ", ".join(f"{_name(names, lock['player'])} on {lock['demand']}" for lock in card["locks"])
-            owner = f" private to {_name(names, card['private_to'])}" if card["private_to"] else ""
+            locks = ", ".join(f"{display_name(names, lock['player'])} on {lock['demand']}" for lock in card["locks"])
+            owner = f" private to {display_name(names, card['private_to'])}" if card["private_to"] else ""
             lines.append(f"#{card['id']}{owner}: {demands}" + (f" [locked: {locks}]" if locks else ""))
         for event in view["active_events"]:
             lines.append(f"Event: {event['kind']} at {event['target']}")
         if view["winners"]:
-            lines.append("Winner: " + ", ".join(_name(names, w) for w in view["winners"]))
+            lines.append("Winner: " + ", ".join(display_name(names, w) for w in view["winners"]))
         elif view["to_act"]:
-            lines.append("To act: " + ", ".join(_name(names, p) for p in view["to_act"]))
+            lines.append("To act: " + ", ".join(display_name(names, p) for p in view["to_act"]))
         return "\n".join(lines)
 
     def buttons(self, view: dict) -> list[ActionButton]:
@@ -349,7 +345,7 @@ def _keep_choices(keeps: list[dict], typed: str) -> list[tuple[str, str]]:
 
 
 def _narrate(event: dict, names: Names) -> str | None:
-    who = _name(names, event["player"]) if "player" in event else ""
+    who = display_name(names, event["player"]) if "player" in event else ""
     match event["type"]:
         case "kept":
             return f"{who} keeps {len(event['cards'])} card(s) privately locked."
@@ -362,7 +358,7 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "moved":
             return f"{who} moves to {event['path'][-1]}."
         case "fee_paid":
-            return f"{who} pays {_name(names, event['to'])} {event['amount']} to use their track."
+            return f"{who} pays {display_name(names, event['to'])} {event['amount']} to use their track."
         case "picked_up":
             return f"{who} picks up {event['load']} at {event['city']}."
         case "dropped":
@@ -376,7 +372,7 @@ def _narrate(event: dict, names: Names) -> str | None:
             return f"{who} pitches cards {', '.join(f'#{c}' for c in event['cards'])}."
         case "derailment" | "flood" | "strike" | "snow":
             place = event.get("city") or event.get("river")
-            hit = [_name(names, p) for p in event.get("players", [])]
+            hit = [display_name(names, p) for p in event.get("players", [])]
             return f"Event: **{event['type']}** at {place}" + (f": {', '.join(hit)} derailed." if hit else ".")
         case "load_lost" | "released" | "kept_private":
             return f"{who} loses {event['load']} in the derailment."
@@ -385,7 +381,7 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "qualified":
             return f"{who} meets the victory conditions; the round is finished."
         case "game_over":
-            return "Game over: " + ", ".join(_name(names, w) for w in event["winners"]) + " wins!"
+            return "Game over: " + ", ".join(display_name(names, w) for w in event["winners"]) + " wins!"
         case "play_started":
             return "Initial building is over: trains run now."
     return None

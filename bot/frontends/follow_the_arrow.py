@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names
+from bot.frontend import ActionButton, Frontend, Names, display_name
 from bot.render.follow_the_arrow import draw_follow_the_arrow
 from games.core import IllegalMove
 
@@ -169,8 +170,7 @@ class FollowTheArrowFrontend(Frontend):
         return super().action_for_button(token)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
-        def name(player_id: str) -> str:
-            return names.get(player_id, player_id)
+        name = partial(display_name, names)
 
         lines = []
         for event in events:
@@ -180,8 +180,7 @@ class FollowTheArrowFrontend(Frontend):
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
-        def name(player_id: str) -> str:
-            return names.get(player_id, player_id)
+        name = partial(display_name, names)
 
         lines = []
         for player in view["players"]:

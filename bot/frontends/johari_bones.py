@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names
+from bot.frontend import ActionButton, Frontend, Names, display_name
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
@@ -37,12 +37,8 @@ A box your hand cannot fill scores 0. After 10 hands the highest total wins; tie
 Your own view comes by DM; `/hand` or **Show my bones** shows it to you alone at any time."""
 
 
-def _name(names: Names, player: str) -> str:
-    return names.get(player, player)
-
-
 def _position_phrase(names: Names, player: str, target: str, position: str) -> str:
-    owner = "their own" if target == player else f"{_name(names, target)}'s"
+    owner = "their own" if target == player else f"{display_name(names, target)}'s"
     return f"{owner} {POSITION_LABELS[position].lower()}"
 
 
@@ -87,7 +83,7 @@ def placement_choices(
         if entry["id"] == viewer:
             continue
         for position in ("out", "up"):
-            label = f"{_name(names, entry['id'])}'s {POSITION_LABELS[position].lower()}"
+            label = f"{display_name(names, entry['id'])}'s {POSITION_LABELS[position].lower()}"
             choices.append((label, {"type": "place", "target": entry["id"], "position": position}))
     return choices
 
@@ -102,7 +98,7 @@ def private_summary(private_view: Mapping[str, Any], viewer: str, names: Names |
     for entry in private_view["players"]:
         shown = [f"{POSITION_LABELS[position].lower()} {entry[position]}"
                  for position in ("up", "down", "in", "out") if entry[position] is not None]
-        who = "You" if entry["id"] == viewer else _name(names, entry["id"])
+        who = "You" if entry["id"] == viewer else display_name(names, entry["id"])
         lines.append(f"{who}: {', '.join(shown) or 'nothing you can see'}")
     return "\n".join(lines)
 
@@ -148,13 +144,13 @@ class JohariBonesFrontend(Frontend):
     def _describe(self, event: dict, names: Names) -> str | None:
         kind = event["type"]
         if kind == "drew":
-            return f"{_name(names, event['player'])} drew a bone ({event['pile']} left in the pile)."
+            return f"{display_name(names, event['player'])} drew a bone ({event['pile']} left in the pile)."
         if kind == "placed":
             where = _position_phrase(names, event["player"], event["target"], event["position"])
             shown = f" **{event['bone']}**" if event.get("bone") else " the drawn bone"
-            return f"{_name(names, event['player'])} placed{shown} on {where}."
+            return f"{display_name(names, event['player'])} placed{shown} on {where}."
         if kind == "swapped":
-            player, other = _name(names, event["player"]), _name(names, event["with"])
+            player, other = display_name(names, event["player"]), display_name(names, event["with"])
             if event["kind"] == "up":
                 bones = event["bones"]
                 return (f"{player} swapped face-up bones with {other}: {player} now shows "
@@ -164,11 +160,11 @@ class JohariBonesFrontend(Frontend):
             return f"Hand {event['hand']} is over: every bone is revealed. Choose a box with /score."
         if kind == "scored":
             box = BOX_LABELS[event["box"]]
-            return f"{_name(names, event['player'])} scored {event['points']} in {box}."
+            return f"{display_name(names, event['player'])} scored {event['points']} in {box}."
         if kind == "dealt":
-            return f"Hand {event['hand']} is dealt; {_name(names, event['first'])} plays first."
+            return f"Hand {event['hand']} is dealt; {display_name(names, event['first'])} plays first."
         if kind == "game_over":
-            winners = " and ".join(_name(names, player) for player in event["winners"])
+            winners = " and ".join(display_name(names, player) for player in event["winners"])
             best = max(event["scores"].values())
             verb = "wins" if len(event["winners"]) == 1 else "share the win"
             return f"Game over: {winners} {verb} with {best} points."
@@ -186,11 +182,11 @@ class JohariBonesFrontend(Frontend):
                 shown = f"bones {bones}"
             else:
                 shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
-            lines.append(f"{_name(names, player)}: {shown} · total {total}")
+            lines.append(f"{display_name(names, player)}: {shown} · total {total}")
         if view["phase"] == "over":
             lines.append("Game over.")
         elif view["to_act"]:
-            waiting = ", ".join(_name(names, player) for player in view["to_act"])
+            waiting = ", ".join(display_name(names, player) for player in view["to_act"])
             step = "to choose a box" if view["phase"] == "scoring" else "to play"
             lines.append(f"Waiting for {waiting} {step}.")
         return "\n".join(lines)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names
+from bot.frontend import ActionButton, Frontend, Names, display_name
 from bot.render.john_henry import RAILROAD_NAMES, render
 from games.john_henry import CENTER, SPACE_NAMES, SPIKE_DOTS
 
@@ -45,12 +46,11 @@ class JohnHenryFrontend(Frontend):
         for event in events:
             describe = _NARRATION.get(event["type"])
             if describe is not None:
-                lines.append(describe(event, lambda player_id: names.get(player_id, player_id)))
+                lines.append(describe(event, partial(display_name, names)))
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
-        def name(player_id: str) -> str:
-            return names.get(player_id, player_id)
+        name = partial(display_name, names)
 
         lines = [
             f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}): "

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names
+from bot.frontend import ActionButton, Frontend, Names, display_name
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 
@@ -78,8 +79,7 @@ class TwoFatDudesFrontend(Frontend):
         return draw_hallway(view, names)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
-        def name(player_id: str) -> str:
-            return names.get(player_id, player_id)
+        name = partial(display_name, names)
 
         lines = []
         index = 0
@@ -96,8 +96,7 @@ class TwoFatDudesFrontend(Frontend):
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
-        def name(player_id: str) -> str:
-            return names.get(player_id, player_id)
+        name = partial(display_name, names)
 
         lines = []
         for player in view["players"]:
