@@ -226,9 +226,7 @@ class Store:
                              **changes: Any) -> SessionRecord:
         """Write `changes` (and `timers`) if the session is still at `session.version`; bump the version."""
         async with self._transaction():
-            await self._update(session, now, changes)
-            if timers is not None:
-                await self._replace_timers(session.id, timers)
+            await self._update(session, now, changes, timers)
         updated = await self.session(session.id)
         assert updated is not None
         return updated
@@ -238,9 +236,7 @@ class Store:
                           **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers) in one transaction."""
         async with self._transaction():
-            await self._update(session, now, changes)
-            if timers is not None:
-                await self._replace_timers(session.id, timers)
+            await self._update(session, now, changes, timers)
             async with self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session.id,)
             ) as cursor:
@@ -269,14 +265,16 @@ class Store:
 
     async def pending_timers(self, session_id: int | None = None) -> list[Timer]:
         """Timers not yet fired, soonest first: of one session, or of all."""
-        where, params = ("fired = 0", ()) if session_id is None else ("fired = 0 AND session_id = ?", (session_id,))
-        async with self._db.execute(f"SELECT * FROM timers WHERE {where} ORDER BY due_at, id", params) as cursor:
-            rows = await cursor.fetchall()
-        return [Timer.model_validate(dict(row)) for row in rows]
+        if session_id is None:
+            return await self._unfired_timers("", ())
+        return await self._unfired_timers("AND session_id = ?", (session_id,))
 
     async def due_timers(self, now: float) -> list[Timer]:
+        return await self._unfired_timers("AND due_at <= ?", (now,))
+
+    async def _unfired_timers(self, condition: str, params: Sequence[Any]) -> list[Timer]:
         async with self._db.execute(
-            "SELECT * FROM timers WHERE fired = 0 AND due_at <= ? ORDER BY due_at, id", (now,)
+            f"SELECT * FROM timers WHERE fired = 0 {condition} ORDER BY due_at, id", tuple(params)
         ) as cursor:
             rows = await cursor.fetchall()
         return [Timer.model_validate(dict(row)) for row in rows]
@@ -352,7 +350,9 @@ class Store:
                 raise
             await self._db.execute("COMMIT")
 
-    async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any]) -> None:
+    async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
+                      timers: TimerPlan | None) -> None:
+        """Inside a transaction: the session's changes under the version check, then its timers."""
         encoded = {key: _encode(key, value) for key, value in changes.items()}
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
@@ -363,6 +363,8 @@ class Store:
             raise ChannelBusy(session.channel_id) from error
         if cursor.rowcount != 1:
             raise StaleVersion(session.id)
+        if timers is not None:
+            await self._replace_timers(session.id, timers)
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
