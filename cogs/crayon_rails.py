@@ -23,7 +23,7 @@ from bot.actions import announce, game_session, guarded, host_of, perform_game_c
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
 from bot.replies import EMBED_COLOUR, image_names, mention
-from cogs.verbs import autocomplete_verb
+from cogs.verbs import autocomplete_number, autocomplete_verb
 
 SLUG = "crayon-rails"
 PREVIEW_FILE = "build-preview.png"
@@ -101,16 +101,6 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, work)
 
 
-async def suggest(interaction: discord.Interaction, verb: str, option: str, current: Any) -> Choices:
-    return await autocomplete_verb(interaction, verb, option, "" if current is None else str(current))
-
-
-async def suggest_numbers(interaction: discord.Interaction, verb: str, option: str,
-                          current: Any) -> list[app_commands.Choice[int]]:
-    found = await suggest(interaction, verb, option, current)
-    return [app_commands.Choice(name=choice.name, value=int(choice.value)) for choice in found]
-
-
 TRAINS = [app_commands.Choice(name=f"{name} (20)", value=name) for name in ("fast", "heavy", "super")]
 
 
@@ -126,7 +116,7 @@ class CrayonRails(commands.Cog):
 
     @keep.autocomplete("cards")
     async def keep_cards(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await suggest(interaction, "keep", "cards", current)
+        return await autocomplete_verb(interaction, "keep", "cards", current)
 
     @app_commands.command(name="build", description="Crayon Rails: build track toward a place or along a path")
     @app_commands.describe(to="A city or milepost: shows the cheapest affordable track to confirm",
@@ -140,7 +130,7 @@ class CrayonRails(commands.Cog):
 
     @build.autocomplete("to")
     async def build_to(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await suggest(interaction, "build", "to", current)
+        return await autocomplete_verb(interaction, "build", "to", current)
 
     @app_commands.command(name="pickup", description="Crayon Rails: pick up a load where your train stands")
     @app_commands.describe(load="A load this city supplies")
@@ -150,7 +140,7 @@ class CrayonRails(commands.Cog):
 
     @pickup.autocomplete("load")
     async def pickup_load(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await suggest(interaction, "pickup", "load", current)
+        return await autocomplete_verb(interaction, "pickup", "load", current)
 
     @app_commands.command(name="drop", description="Crayon Rails: drop an unlocked load at this city")
     @app_commands.describe(load="A load aboard")
@@ -160,7 +150,7 @@ class CrayonRails(commands.Cog):
 
     @drop.autocomplete("load")
     async def drop_load(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await suggest(interaction, "drop", "load", current)
+        return await autocomplete_verb(interaction, "drop", "load", current)
 
     @app_commands.command(name="lock", description="Crayon Rails: lock a pool card's demand with a load you carry")
     @app_commands.describe(card="The pool card's number", demand="Which demand of it: 0, 1 or 2")
@@ -170,11 +160,11 @@ class CrayonRails(commands.Cog):
 
     @lock.autocomplete("card")
     async def lock_card(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
-        return await suggest_numbers(interaction, "lock", "card", current)
+        return await autocomplete_number(interaction, "lock", "card", current)
 
     @lock.autocomplete("demand")
     async def lock_demand(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
-        return await suggest_numbers(interaction, "lock", "demand", current)
+        return await autocomplete_number(interaction, "lock", "demand", current)
 
     @app_commands.command(name="deliver", description="Crayon Rails: deliver a locked load here for its payoff")
     @app_commands.describe(card="The card's number", demand="Its locked demand: 0, 1 or 2")
@@ -185,12 +175,12 @@ class CrayonRails(commands.Cog):
 
     @deliver.autocomplete("card")
     async def deliver_card(self, interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
-        return await suggest_numbers(interaction, "deliver", "card", current)
+        return await autocomplete_number(interaction, "deliver", "card", current)
 
     @deliver.autocomplete("demand")
     async def deliver_demand(self, interaction: discord.Interaction,
                              current: Any) -> list[app_commands.Choice[int]]:
-        return await suggest_numbers(interaction, "deliver", "demand", current)
+        return await autocomplete_number(interaction, "deliver", "demand", current)
 
     @app_commands.command(name="pitch", description="Crayon Rails: give up your turn to discard three pool cards")
     @app_commands.guild_only()

@@ -41,11 +41,11 @@ from bot.host import Host, MoveOutcome, UserError
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
 from bot.replies import game_label, image_names, mention, outcome_message
 from bot.store import SessionRecord
+from cogs.verbs import MAX_CHOICES
 from games.johari_scoring import BOXES
 
 SLUG = "johari-bones"
 VIEW_FILE = "your-view.png"
-MAX_CHOICES = 25
 NOT_PLAYING = "You aren't playing in this Johari Bones game, so you have no bones: the board shows all you may see."
 KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
          app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
