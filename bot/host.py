@@ -280,9 +280,7 @@ class Host:
         async with self._lock(session_id):
             session = await self.session(session_id)
             game = get_game(session.slug)
-            self._require_playable(session, game)
-            if expected_version is not None and expected_version != session.version:
-                raise UserError(STALE_BUTTON)
+            self._require_playable(session, game, expected_version)
             state = self.state_of(session)
             rng = RecordingRandomness(SeededRandomness(self._seed_source()))
             try:
@@ -310,13 +308,14 @@ class Host:
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
             )
 
-    def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any]) -> list[dict]:
+    def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
+                expected_version: int | None = None) -> list[dict]:
         """The events `action` would cause now, committing nothing: for a step the player confirms first.
 
         Any chance the engine draws here is thrown away, so preview only actions that use none.
         """
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, expected_version)
         try:
             _, events = game.apply(self.state_of(session), player, dict(action),
                                    SeededRandomness(self._seed_source()))
@@ -328,11 +327,14 @@ class Host:
         session = await self.open_session(channel_id)
         return await self.act(session.id, player, action)
 
-    def _require_playable(self, session: SessionRecord, game: Game) -> None:
+    def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None) -> None:
+        """Refuse a game that has not begun or is over, or a button drawn for an earlier version."""
         if session.status == "lobby":
             raise UserError(f"{game.title} has not begun yet: `/game join`, then `/game begin`.")
         if session.status in ("finished", "abandoned"):
             raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
+        if expected_version is not None and expected_version != session.version:
+            raise UserError(STALE_BUTTON)
 
     # -- waiting on players -----------------------------------------------------
 

@@ -21,7 +21,6 @@ from discord.ext import commands
 from bot.actions import announce, clear_buttons, guarded, host_of, perform_game_command
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
-from bot.host import STALE_BUTTON, UserError
 
 SLUG = "two-fat-dudes"
 FORM_TIMEOUT = 30 * 60
@@ -80,10 +79,8 @@ class CounterButton(discord.ui.DynamicItem[discord.ui.Button],
             host = host_of(interaction)
             session = await host.session(self.session_id)
             player = str(interaction.user.id)
-            if session.version != self.version and session.status == "active":
-                raise UserError(STALE_BUTTON)
-            # Asks the engine, committing nothing, whether this player may counter now.
-            host.preview(session, player, {"type": "counter", "points": 0})
+            # Asks the engine, committing nothing, whether this player may counter on this board now.
+            host.preview(session, player, {"type": "counter", "points": 0}, expected_version=self.version)
             on_table = host.public_view(session)["offer"]["points"]
             form = CounterForm(self.session_id, self.version, interaction.id, on_table)
             await interaction.response.send_modal(form)
