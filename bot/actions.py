@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
@@ -90,7 +91,7 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
             continue
         try:
             user = await user_of(client, player)
-            png = frontend.draw_private(after, image_names(session), player)
+            png = await draw_off_loop(frontend.draw_private, after, image_names(session), player)
             await user.send(
                 f"Your view in {game_label(session)} (<#{session.channel_id}>):",
                 file=discord.File(io.BytesIO(png), filename="your-view.png"),

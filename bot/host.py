@@ -9,6 +9,7 @@ the caller tell Discord anything. Refusals raise `UserError` and write nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 import weakref
@@ -32,6 +33,7 @@ from bot.turn_clock import (
 from games import get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
@@ -310,6 +312,9 @@ class Host:
             except StaleVersion:
                 raise UserError("Someone else moved at the same moment. Look at the latest message "
                                 "and try again.") from None
+            # The action's type only: its fields and the state may name hidden things (bot.logs).
+            log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
+                      updated.version)
             self._remember(updated, new_state)
             self._scheduled(wait)
             return MoveOutcome(
