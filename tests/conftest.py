@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 
+import pytest
 import pytest_asyncio
 
 from bot.client import ParlorBot
 from bot.config import Settings
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401
+from tests.postgres_server import PostgresMissing, PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL for the whole session, started in a temporary folder.
+
+    Missing PostgreSQL fails the run in CI (CI=true) and skips the PostgreSQL tests elsewhere.
+    """
+    try:
+        server = PostgresServer()
+        server.start()
+    except PostgresMissing as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs PostgreSQL: {error}")
+        pytest.skip(str(error))
+    yield server
+    server.stop()
+
+
+@pytest_asyncio.fixture
+async def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty PostgreSQL database for one test: its DATABASE_URL."""
+    return await postgres_server.create_database()
 
 
 def bot_settings(fake: FakeDiscord, database: str) -> Settings:
