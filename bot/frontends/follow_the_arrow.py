@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.follow_the_arrow import draw_follow_the_arrow
 from games.core import IllegalMove
 
@@ -120,7 +120,7 @@ class FollowTheArrowFrontend(Frontend):
         "move": "/move pawn:3 to:c4 — a line move along an arrow (jumps use /jump pawn:3 path:c4 c6).",
     }
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_follow_the_arrow(view, names)
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
