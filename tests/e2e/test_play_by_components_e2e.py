@@ -31,3 +31,9 @@ async def play(fake: FakeDiscord, bot: ParlorBot, slug: str, players: int, seed:
 async def test_john_henry_is_played_to_the_end_by_buttons(fake_discord, parlor, seed) -> None:
     game = await play(fake_discord, parlor, "john-henry", 2, seed)
     assert game.kinds["button"] > 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+async def test_follow_the_arrow_is_played_to_the_end_by_menus(fake_discord, parlor, seed) -> None:
+    game = await play(fake_discord, parlor, "follow-the-arrow", 2, seed)
+    assert game.kinds["select"] > 0
