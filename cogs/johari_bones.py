@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import game_session, guarded, host_of, perform_game_command, send_private_views
+from bot.actions import game_session, guarded, host_of, perform_game_command, pressed_session, send_private_views
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.johari_bones import (
     HAND_TOKEN,
@@ -100,7 +100,7 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await show_hand(interaction, await host_of(interaction).session(self.session_id))
+            await show_hand(interaction, await pressed_session(interaction, self.session_id))
 
         await guarded(interaction, work)
 
