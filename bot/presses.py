@@ -18,7 +18,15 @@ from typing import Any
 
 import discord
 
-from bot.actions import announce, clear_buttons, game_channel, guarded, host_of, send_private_views
+from bot.actions import (
+    announce,
+    clear_buttons,
+    game_channel,
+    guarded,
+    host_of,
+    pressed_session,
+    send_private_views,
+)
 from bot.components import component_view, form_modal
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
@@ -81,7 +89,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
                       kind: type) -> Pressed:
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
     host = host_of(interaction)
-    session = await host.session(session_id)
+    session = await pressed_session(interaction, session_id)
     host.require_current(session, version)
     player = str(interaction.user.id)
     frontend = frontend_for(session.slug)

@@ -25,7 +25,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import game_channel, game_session, guarded, host_of, perform_game_command, send_private_views
+from bot.actions import (
+    game_channel,
+    game_session,
+    guarded,
+    host_of,
+    perform_game_command,
+    pressed_session,
+    send_private_views,
+)
 from bot.buttons import BUTTON_ITEMS
 from bot.drawing import draw_off_loop
 from bot.frontends.johari_bones import (
@@ -126,7 +134,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            session = await host_of(interaction).session(self.session_id)
+            session = await pressed_session(interaction, self.session_id)
             await draw(interaction, session, self.version)
             if interaction.message is not None:
                 # The old board's Draw is spent; its "Show my bones" still shows the current view.
@@ -154,7 +162,7 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await show_hand(interaction, await host_of(interaction).session(self.session_id))
+            await show_hand(interaction, await pressed_session(interaction, self.session_id))
 
         await guarded(interaction, work)
 
@@ -179,6 +187,7 @@ class PlaceButton(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             host = host_of(interaction)
+            await pressed_session(interaction, self.session_id)
             action = {"type": "place", "target": self.target, "position": self.position}
             outcome = await host.act(self.session_id, str(interaction.user.id), action,
                                      expected_version=self.version)
