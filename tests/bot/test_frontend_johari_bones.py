@@ -18,6 +18,7 @@ from bot.frontends.johari_bones import (
     score_preview,
     swap_action,
 )
+from bot.render.canvas import PHONE_WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.johari_bones import BONES, GAME, State
 from games.johari_scoring import BOXES, box_score
@@ -63,7 +64,7 @@ def test_registered_under_its_slug():
 
 def test_board_is_a_png_of_board_width():
     width, height = png_size(FRONTEND.draw_board(GAME.view(new(), None), NAMES))
-    assert width == 960 and 600 < height < 1000
+    assert width == PHONE_WIDTH and 500 < height < 1.2 * PHONE_WIDTH
 
 
 def test_board_changes_when_the_view_changes():
@@ -89,7 +90,7 @@ def test_board_ignores_whatever_a_private_view_adds():
 def test_private_picture_shows_what_the_viewer_sees():
     state = drawn_state()
     private = FRONTEND.draw_private(GAME.view(state, A), NAMES, A)
-    assert png_size(private)[0] == 960
+    assert png_size(private)[0] == PHONE_WIDTH
     assert private != FRONTEND.draw_board(GAME.view(state, None), NAMES)
     without_drawn = {**GAME.view(state, A), "drawn": None}
     assert private != FRONTEND.draw_private(without_drawn, NAMES, A)
