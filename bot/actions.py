@@ -59,6 +59,13 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
             await refuse(interaction, APOLOGY)
 
 
+async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:
+    """The session a pressed component names, refused unless it belongs where it was pressed."""
+    guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+    return await host_of(interaction).session_pressed_in(session_id, channel_id=str(interaction.channel_id),
+                                                         guild_id=guild, player=str(interaction.user.id))
+
+
 async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
     """The public reply to a committed move, then each affected player's private view."""
     await interaction.response.send_message(**outcome_message(outcome))
@@ -153,8 +160,7 @@ async def clear_buttons(interaction: discord.Interaction) -> None:
 
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> None:
-        host = host_of(interaction)
-        session = await host.session(session_id)
+        session = await pressed_session(interaction, session_id)
         if session.status != "lobby":
             raise UserError("This lobby is closed. Look for the game's latest message, or `/game start`.")
         channel = str(interaction.channel_id)

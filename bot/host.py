@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
+ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
+             "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 512
 """Parsed states kept in memory; others are read back from the store when next used."""
 
@@ -119,6 +121,23 @@ class Host:
         if session is None:
             raise UserError("That game no longer exists.")
         return session
+
+    async def session_pressed_in(self, session_id: int, *, channel_id: str, guild_id: str | None,
+                                 player: str) -> SessionRecord:
+        """The session a component names, if it may act from where it was pressed.
+
+        In a server, only the game of that very channel (and server): a component of another
+        channel's game never moves it from here. In a direct message (no server), only a game the
+        presser plays: his private panel. Discord only delivers a component from the message that
+        carries it, so this is defence in depth.
+        """
+        session = await self.session(session_id)
+        if guild_id is None:
+            if player in session.player_ids:
+                return session
+        elif session.channel_id == channel_id and session.guild_id == guild_id:
+            return session
+        raise UserError(ELSEWHERE)
 
     def state_of(self, session: SessionRecord) -> BaseModel:
         """The session's engine state, parsed once per version."""
