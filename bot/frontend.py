@@ -174,6 +174,9 @@ class Frontend:
     rules_text: str = ""
     """Our own short summary of the rules, shown by /game rules."""
 
+    private_view: bool = False
+    """Whether players have a private view worth a picture of its own (drawn by `draw_private`)."""
+
     verbs: Mapping[str, str] = {}
     """Shared verb -> one line on how it is used in this game (for help and refusals)."""
 

@@ -90,7 +90,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
     png = frontend.draw_board(public_view, image_names(session), list(events))
     components = frontend.components(public_view, legal or {}) if session.status == "active" else []
-    view = component_view(session.slug, session.id, session.version, components)
+    view = component_view(session.slug, session.id, session.version, components, image_names(session))
     to_act = public_view.get("to_act") or []
     winners = (session.result or {}).get("winners") or []
     prompts = frontend.prompts(public_view) if session.status == "active" else {}

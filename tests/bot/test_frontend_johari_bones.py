@@ -8,7 +8,7 @@ import re
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton
+from bot.frontend import ActionButton, Select
 from bot.frontends import FRONTENDS
 from bot.frontends.johari_bones import (
     FRONTEND,
@@ -117,17 +117,25 @@ def test_private_digest_is_none_when_nothing_is_private():
     assert FRONTEND.private_digest({}) is None
 
 
-def test_draw_button_only_during_turns_and_it_is_legal():
+def table(state):
+    legal = {player: GAME.legal_actions(state, player) for player in state.players}
+    return FRONTEND.components(GAME.view(state, None), legal)
+
+
+def test_draw_and_swap_only_during_turns_for_the_player_to_act_and_legal():
     state = new()
     show = ActionButton("Show my bones", "hand", style="secondary")
-    buttons = FRONTEND.buttons(GAME.view(state, None))
-    assert buttons == [ActionButton("Draw", "draw"), show]
-    action = FRONTEND.action_for_button("draw")
-    assert action in GAME.legal_actions(state, A)
-    assert FRONTEND.buttons(GAME.view(drawn_state(), None)) == [show]
-    assert FRONTEND.buttons(GAME.view(revealed_state(), None)) == [show]
+    draw, swap, shown = table(state)
+    assert draw == ActionButton("Draw", "draw", players=(A,)) and shown == show
+    assert FRONTEND.action_for_button("draw") in GAME.legal_actions(state, A)
+    assert isinstance(swap, Select) and swap.players == (A,)
+    assert sorted(str(FRONTEND.action_for_button(o.token)) for o in swap.options) == sorted(
+        str(a) for a in GAME.legal_actions(state, A) if a["type"] == "swap")
+    assert table(drawn_state()) == [show]
+    boxes, shown = table(revealed_state())
+    assert boxes.token == "boxes" and set(boxes.players) == set(GAME.to_act(revealed_state())) and shown == show
     over = GAME.view(revealed_state(), None) | {"phase": "over"}
-    assert FRONTEND.buttons(over) == []
+    assert FRONTEND.components(over, {}) == []
 
 
 def test_private_summary_names_only_the_bones_of_the_view():
