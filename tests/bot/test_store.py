@@ -1,4 +1,5 @@
-"""The store against a real SQLite file: migrations, the one-open-game rule, versions, the move log."""
+"""The store against a real SQLite file and a real PostgreSQL: migrations, the one-open-game rule,
+versions, the move log."""
 
 from __future__ import annotations
 
@@ -10,17 +11,17 @@ from bot.migrations import MIGRATIONS
 from bot.store import ChannelBusy, Seat, StaleVersion, Store
 
 ALICE = Seat(id="101", name="Alice")
+pytestmark = pytest.mark.both_databases
 
 
-async def test_migrations_run_once_and_reopening_keeps_data(tmp_path):
-    path = tmp_path / "parlor.sqlite3"
-    store = await Store.open(path)
+async def test_migrations_run_once_and_reopening_keeps_data(database_url):
+    store = await Store.connect(database_url)
     assert await store.schema_version() == len(MIGRATIONS)
     lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     await store.close()
 
-    reopened = await Store.open(path)
+    reopened = await Store.connect(database_url)
     assert await reopened.schema_version() == len(MIGRATIONS)
     again = await reopened.session(lobby.id)
     assert again == lobby
@@ -34,8 +35,8 @@ async def test_wal_mode_is_on(tmp_path):
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_one_open_session_per_channel(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_one_open_session_per_channel(database_url):
+    store = await Store.connect(database_url)
     first = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     with pytest.raises(ChannelBusy):
@@ -48,8 +49,8 @@ async def test_one_open_session_per_channel(tmp_path):
     await store.close()
 
 
-async def test_stale_version_writes_nothing(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_stale_version_writes_nothing(database_url):
+    store = await Store.connect(database_url)
     lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     await store.update_session(lobby, now=2.0, status="active", state="{}")
@@ -62,8 +63,8 @@ async def test_stale_version_writes_nothing(tmp_path):
     await store.close()
 
 
-async def test_record_move_appends_in_sequence(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_record_move_appends_in_sequence(database_url):
+    store = await Store.connect(database_url)
     session = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                        invited=[], options={}, now=1.0)
     for n in range(3):
