@@ -80,15 +80,19 @@ def run_processes(database_url: str, shares: list[list[int]]) -> tuple[int, floa
     return sum(int(r["moves"]) for r in results), max(r["seconds"] for r in results)
 
 
-def postgres_url(folder: Path) -> tuple[str, object | None]:
+def run_on_postgres(shares: list[list[int]]) -> tuple[int, float]:
+    """The workers on BENCH_DATABASE_URL, or on a throwaway server started (and stopped) here."""
     if os.environ.get("BENCH_DATABASE_URL"):
-        return os.environ["BENCH_DATABASE_URL"], None
+        return run_processes(os.environ["BENCH_DATABASE_URL"], shares)
     sys.path.insert(0, str(ROOT))
     from tests.postgres_server import PostgresServer
 
     server = PostgresServer()
-    server.start()
-    return asyncio.run(server.create_database()), server
+    try:
+        server.start()
+        return run_processes(server.create_database(), shares)
+    finally:
+        server.stop()
 
 
 def main() -> None:
@@ -98,14 +102,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         moves, seconds = run_processes(f"sqlite:///{Path(folder) / 'bench.sqlite3'}", [channels])
         print(f"{'1 process, SQLite':<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
-        url, server = postgres_url(Path(folder))
-        try:
-            halves = [channels[0::2], channels[1::2]]
-            moves, seconds = run_processes(url, halves)
-            print(f"{'2 processes, one PostgreSQL':<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
-        finally:
-            if server is not None:
-                server.stop()  # type: ignore[attr-defined]
+        moves, seconds = run_on_postgres([channels[0::2], channels[1::2]])
+        print(f"{'2 processes, one PostgreSQL':<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
 
 
 if __name__ == "__main__":
