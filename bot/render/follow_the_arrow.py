@@ -208,7 +208,7 @@ def _draw_pawns(board: Board, view: dict) -> None:
             board.text((x, y), number, KEY, WHITE, "mm", bold=True)
 
 
-def _final(view: dict, names: Names) -> tuple[str, list[tuple[str, str, Colour]]]:
+def result_banner(view: dict, names: Names) -> tuple[str, list[tuple[str, str, Colour]]]:
     """The banner's headline and, per player, his points (match totals once a match has begun)."""
     winner = view["winner"]
     headline = (f"{_name(names, winner)} wins {view['points']} points!" if winner
@@ -227,7 +227,7 @@ def draw_follow_the_arrow(view: dict, names: Names) -> bytes:
     """The public board as PNG bytes."""
     board = Board(_board().copy())
     if view["phase"] == "over":
-        draw_result_banner(board, 4, *_final(view, names))
+        draw_result_banner(board, 4, *result_banner(view, names))
     else:
         _draw_header(board, view, names)
     _draw_band_labels(board, view, names)

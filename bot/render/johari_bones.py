@@ -213,7 +213,7 @@ def _draw_scorecard(board: Board, view: dict, names: Mapping[str, str], top: int
                        "·" if value is None else str(value), BODY, INK, "mm", bold=box == "total")
 
 
-def _final(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
+def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
     totals = _totals(view)
     best = max(totals.values(), default=0)
     winners = [_name(names, player) for player, total in totals.items() if total == best]
@@ -229,7 +229,7 @@ def _render(view: dict, names: Mapping[str, str], viewer: str | None = None) -> 
     with_strip = bool(view.get("drawn"))
     board = Board(_layer(count, with_strip).copy())
     if view["phase"] == "over":
-        draw_result_banner(board, (HEADER - BANNER_HEIGHT) // 2, *_final(view, names))
+        draw_result_banner(board, (HEADER - BANNER_HEIGHT) // 2, *result_banner(view, names))
     else:
         _draw_header(board, view, names)
     _draw_players(board, view, names, viewer)

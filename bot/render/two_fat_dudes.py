@@ -207,23 +207,22 @@ def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
                    INK if index < 2 else MUTED, "lm", bold=index == 1)
 
 
-def _final_scores(view: dict, names: Mapping[str, str]) -> list[tuple[str, str, Colour]]:
-    return [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
-
-
-def _headline(view: dict, names: Mapping[str, str]) -> str:
+def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
+    """The final banner's headline and each player's final score."""
     winners = [_name(names, p) for p in view.get("winners") or []]
     if len(winners) > 1:
-        return "Shared victory: " + " and ".join(winners)
-    if winners:
-        return f"{winners[0]} is the Honorary Skinny Dude!"
-    return "Game over"
+        headline = "Shared victory: " + " and ".join(winners)
+    elif winners:
+        headline = f"{winners[0]} is the Honorary Skinny Dude!"
+    else:
+        headline = "Game over"
+    return headline, [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
 
 
 def draw_hallway(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:
     board = Board(_hallway().copy())
     if view["phase"] == "over":
-        draw_result_banner(board, 6, _headline(view, names), _final_scores(view, names))
+        draw_result_banner(board, 6, *result_banner(view, names))
         _draw_turn(board, view, names, events, BANNER_HEIGHT + 6 + 18 - 34)
     else:
         _draw_players(board, view, names)
