@@ -10,9 +10,10 @@ import sys
 import discord
 from pydantic import ValidationError
 
-from bot.client import ParlorBot, point_at_discord
+from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
+from bot.store import DatabaseUnavailable
 
 
 def main() -> int:
@@ -32,6 +33,9 @@ def main() -> int:
         asyncio.run(_run(settings, token))
     except KeyboardInterrupt:
         logging.getLogger("bot").info("stopped")
+    except DatabaseUnavailable as error:
+        print(f"parlor: {error}. Check DATABASE_URL and that the server is running.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
               "(Bot -> Reset Token).", file=sys.stderr)
@@ -40,7 +44,7 @@ def main() -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    async with ParlorBot(settings) as bot:
+    async with create_bot(settings) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.
         loop = asyncio.get_running_loop()

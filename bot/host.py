@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
+ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
+             "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 512
 """Parsed states kept in memory; others are read back from the store when next used."""
 
@@ -59,6 +61,8 @@ class MoveOutcome:
     views_before: dict[str, dict] = field(default_factory=dict)
     views_after: dict[str, dict] = field(default_factory=dict)
     began: bool = False
+    legal: dict[str, list[dict]] = field(default_factory=dict)
+    """Each seated player's legal actions after the move: what the table's components offer."""
 
     @property
     def to_act(self) -> list[str]:
@@ -102,8 +106,24 @@ class Host:
         """The channel's lobby or running game, or a refusal saying how to start one."""
         session = await self.store.open_session_in(channel_id)
         if session is None:
-            raise UserError("There is no game in this channel. Start one with `/game start`.")
+            raise UserError(await self._no_open_game(channel_id))
         return session
+
+    async def _no_open_game(self, channel_id: str) -> str:
+        """Why a command finds no game here: the last one is over (and how to start another), or none ever was."""
+        found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        if not found:
+            return "There is no game in this channel. Start one with `/game start`."
+        last = found[0]
+        title = get_game(last.slug).title
+        if last.status == "abandoned" and last.state is None:
+            return f"The {title} lobby here was closed before its game began. `/game start` opens a new game."
+        if last.status == "abandoned":
+            return f"The {title} game here was abandoned. `/game start` opens a new game."
+        offers_rematch = last.end_reason == "played out" and self.public_view(last).get("next_game_options")
+        rematch = " or `/game rematch` for the next game of the match" if offers_rematch else ""
+        return f"The {title} game here is over (`/game status` shows how it ended). Start another with " \
+               f"`/game start`{rematch}."
 
     async def last_session_in(self, channel_id: str) -> SessionRecord:
         """The channel's open game, else its most recent one."""
@@ -118,6 +138,23 @@ class Host:
             raise UserError("That game no longer exists.")
         return session
 
+    async def session_pressed_in(self, session_id: int, *, channel_id: str, guild_id: str | None,
+                                 player: str) -> SessionRecord:
+        """The session a component names, if it may act from where it was pressed.
+
+        In a server, only the game of that very channel (and server): a component of another
+        channel's game never moves it from here. In a direct message (no server), only a game the
+        presser plays: his private panel. Discord only delivers a component from the message that
+        carries it, so this is defence in depth.
+        """
+        session = await self.session(session_id)
+        if guild_id is None:
+            if player in session.player_ids:
+                return session
+        elif session.channel_id == channel_id and session.guild_id == guild_id:
+            return session
+        raise UserError(ELSEWHERE)
+
     def state_of(self, session: SessionRecord) -> BaseModel:
         """The session's engine state, parsed once per version."""
         cached = self._states.get(session.id)
@@ -125,6 +162,8 @@ class Host:
             self._states.move_to_end(session.id)
             return cached[1]
         if session.state is None:
+            if session.status == "abandoned":
+                raise UserError("That lobby was closed before its game began. `/game start` opens a new game.")
             raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
         state = get_game(session.slug).state_from_json(session.state)
         self._remember(session, state)
@@ -142,6 +181,14 @@ class Host:
         if session.status != "active" or player not in session.player_ids:
             return []
         return get_game(session.slug).legal_actions(self.state_of(session), player)
+
+    def legal_by_player(self, session: SessionRecord) -> dict[str, list[dict]]:
+        """Every seated player's legal actions now (empty for those who may not act)."""
+        return {player: self.legal_actions(session, player) for player in session.player_ids}
+
+    def require_current(self, session: SessionRecord, expected_version: int) -> None:
+        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
+        self._require_playable(session, get_game(session.slug), expected_version)
 
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
@@ -184,10 +231,13 @@ class Host:
             reserved = [user for user in session.invited if user not in session.player_ids]
             if seat.id not in reserved and free <= len(reserved):
                 raise UserError("The remaining seats are saved for the invited players.")
-            session = await self._write(session, players=[*session.players, seat])
-            if len(session.players) == game.max_players:
-                return session, await self._begin_locked(session, actor=seat.id)
-            return session, None
+            players = [*session.players, seat]
+            if len(players) == game.max_players:
+                # Seated and begun by one commit: a crash between the two would leave a full lobby
+                # that never begins.
+                began = await self._begin_locked(session, actor=seat.id, players=players)
+                return began.session, began
+            return await self._write(session, players=players), None
 
     async def leave(self, channel_id: str, player: str) -> SessionRecord:
         """Leave a lobby; the last one out closes it."""
@@ -221,19 +271,34 @@ class Host:
                                 f"{len(session.players)} joined so far.")
             return await self._begin_locked(session, actor=player)
 
-    async def _begin_locked(self, session: SessionRecord, actor: str) -> MoveOutcome:
+    async def _begin_locked(self, session: SessionRecord, actor: str, players: list[Seat] | None = None
+                            ) -> MoveOutcome:
+        """Begin the lobby with `players` (its own by default), seating and beginning in one commit."""
+        players = list(session.players) if players is None else players
+        state, rng, wait = await self._new_game(session, [seat.id for seat in players], actor)
+        session = await self._write(session, players=players, **self._begin_changes(state, rng, wait))
+        return self._began(session, state, wait)
+
+    async def _new_game(self, session: SessionRecord, player_ids: list[str], actor: str
+                        ) -> tuple[BaseModel, RecordingRandomness, WaitPlan]:
+        """A new game's state for `player_ids`, the chance its setup drew, and whom it waits on."""
         game = get_game(session.slug)
         rng = RecordingRandomness(SeededRandomness(self._seed_source()))
-        state = game.new_game(session.player_ids, rng, session.options or None)
-        wait = await self._wait_plan(session, game.to_act(state), actor)
-        session = await self._write(session, status="active", state=state.model_dump_json(),
-                                    setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
-                                    timers=wait.timers)
+        state = game.new_game(player_ids, rng, session.options or None)
+        return state, rng, await self._wait_plan(session, game.to_act(state), actor)
+
+    @staticmethod
+    def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan) -> dict[str, Any]:
+        return {"status": "active", "state": state.model_dump_json(), "setup_outcomes": rng.outcomes,
+                "waiting_since": wait.waiting_since, "timers": wait.timers}
+
+    def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
+        game = get_game(session.slug)
         self._scheduled(wait)
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
-                           views_after=views, began=True)
+                           views_after=views, began=True, legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
         """The next game of a match: the last game's players in the same seats, begun at once.
@@ -255,15 +320,17 @@ class Host:
         if not options:
             raise UserError(f"{game.title} has no rematch: `/game start` a new game instead.")
         creator = next(seat for seat in last.players if seat.id == player)
+        # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
+        draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
+        state, rng, wait = await self._new_game(draft, last.player_ids, player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
-                                                    now=self.clock())
+                                                    now=self.clock(), players=list(last.players),
+                                                    **self._begin_changes(state, rng, wait))
         except ChannelBusy:
             raise UserError("Another game was opened in this channel at the same moment.") from None
-        async with self._lock(session.id):
-            session = await self._write(session, players=list(last.players))
-            return await self._begin_locked(session, actor=player)
+        return self._began(session, state, wait)
 
     async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
         session = await self.open_session(channel_id)
@@ -311,6 +378,7 @@ class Host:
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
+                legal=self.legal_by_player(updated),
             )
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
@@ -417,13 +485,25 @@ class Host:
 
     async def replay(self, session_id: int) -> BaseModel:
         """Rebuild a session's state from its setup and move log alone."""
-        session = await self.session(session_id)
+        state, _ = await self._replayed(await self.session(session_id))
+        return state
+
+    async def narrated_moves(self, session: SessionRecord) -> list[tuple[MoveRecord, list[dict]]]:
+        """Each move with the events it caused (what the table narrated), replayed from the log."""
+        if session.setup_outcomes is None:
+            return []
+        _, moves = await self._replayed(session)
+        return moves
+
+    async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
         game = get_game(session.slug)
         state = game.new_game(session.player_ids, ScriptedRandomness(**session.setup_outcomes),
                               session.options or None)
-        for move in await self.store.moves(session_id):
-            state, _ = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
-        return state
+        moves = []
+        for move in await self.store.moves(session.id):
+            state, events = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
+            moves.append((move, events))
+        return state, moves
 

@@ -1,4 +1,7 @@
-"""Sessions and their move logs in SQLite, through aiosqlite.
+"""Sessions and their move logs in SQLite (aiosqlite) or PostgreSQL (asyncpg, bot.postgres).
+
+`Store.connect(DATABASE_URL)` picks the database. The queries below are written once, in SQL both
+understand; what differs (placeholders, generated ids, DDL, the schema version) is in bot.dialects.
 
 Every write that changes a game is one transaction guarded by the session's
 version (optimistic concurrency): two writers that read the same version cannot
@@ -7,21 +10,35 @@ both commit, so no move is lost or applied twice, even across processes.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 from pydantic import BaseModel
 
 from bot import db_files
+from bot.db_connection import SerializedConnection
+from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL, SqliteDialect
 from bot.migrations import MIGRATIONS
+from bot.postgres import IntegrityError as PostgresIntegrityError
+from bot.postgres import PostgresConnection
+from bot.shards import Shards
 
 OPEN_STATUSES = ("lobby", "active")
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
+
+
+class UnknownDatabase(ValueError):
+    """DATABASE_URL names neither a SQLite file nor a PostgreSQL database."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The PostgreSQL server named by DATABASE_URL could not be reached or refused us."""
 
 
 class Seat(BaseModel):
@@ -125,10 +142,28 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
 class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every session: transactions must not interleave on it.
-        self._write_lock = asyncio.Lock()
+    def __init__(self, db: aiosqlite.Connection | PostgresConnection) -> None:
+        # SQLite: one connection serves every session: transactions must not interleave on it, and a
+        # read waits for another task's open transaction (bot.db_connection). PostgreSQL: a pool, whose
+        # reads see committed rows only (bot.postgres).
+        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db)
+        self._dialect = db.dialect if isinstance(db, PostgresConnection) else SqliteDialect()
+
+    @classmethod
+    async def connect(cls, url: str) -> Store:
+        """The store named by a DATABASE_URL: sqlite:///path/to/file or postgresql://user:pass@host:port/db."""
+        if url.startswith(SQLITE_URL):
+            return await cls.open(url[len(SQLITE_URL):])
+        if url.startswith(POSTGRES_URLS):
+            try:
+                connection = await PostgresConnection.connect(url)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                where = url.rsplit("@", 1)[-1].split("://", 1)[-1]  # host:port/database, never the password
+                raise DatabaseUnavailable(f"cannot open the PostgreSQL database {where}: {error}") from error
+            store = cls(connection)
+            await store._migrate()
+            return store
+        raise UnknownDatabase(DATABASE_URL_HELP)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -151,16 +186,18 @@ class Store:
         await self._db.close()
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            (done,) = await cursor.fetchone()
-        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
-            async with self._transaction():
-                for statement in filter(str.strip, script.split(";")):
+        """Run the migrations not yet run, in one transaction (under a lock where processes share the database)."""
+        async with self._transaction():
+            for statement in self._dialect.before_migrating():
+                await self._db.execute(statement)
+            done = await self.schema_version()
+            for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
+                for statement in self._dialect.ddl(script):
                     await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {number}")
+                await self._db.execute(self._dialect.write_version(number))
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
+        async with self._db.execute(self._dialect.read_version) as cursor:
             (version,) = await cursor.fetchone()
         return version
 
@@ -188,9 +225,10 @@ class Store:
                                    guild_id: str | None = None) -> list[SessionRecord]:
         """The sessions `player` is seated in, newest first, optionally on one server only."""
         marks = ", ".join("?" for _ in statuses)
-        where = (f"status IN ({marks}) AND EXISTS (SELECT 1 FROM json_each(sessions.players)"
-                 " WHERE json_extract(json_each.value, '$.id') = ?)")
-        params: list[Any] = [*statuses, player]
+        # `players` is the JSON of the seats, so a seat is the text `"id": "<player>"` (a name's quotes
+        # are escaped, so no name can fake it): plain LIKE, the same in SQLite and PostgreSQL.
+        where = f"status IN ({marks}) AND players LIKE ?"
+        params: list[Any] = [*statuses, f'%{json.dumps({"id": player})[1:-1]}%']
         if guild_id is not None:
             where += " AND guild_id = ?"
             params.append(guild_id)
@@ -211,16 +249,25 @@ class Store:
     # -- writing -------------------------------------------------------------
 
     async def create_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
-                           invited: Sequence[str], options: dict[str, Any], now: float) -> SessionRecord:
+                           invited: Sequence[str], options: dict[str, Any], now: float,
+                           players: Sequence[Seat] | None = None, timers: TimerPlan | None = None,
+                           **changes: Any) -> SessionRecord:
+        """Open a lobby seating `creator` (or `players`); `changes` and `timers`, if any, are written in
+        the same transaction, so a rematch is seated and begun by one commit."""
+        seated = list(players) if players is not None else [creator]
         try:
-            async with self._write_lock:
+            async with self._transaction():
                 cursor = await self._db.execute(
                     "INSERT INTO sessions (guild_id, channel_id, slug, status, creator, players, invited, options,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, slug, creator.id, json.dumps([creator.model_dump()]),
+                    (guild_id, channel_id, slug, creator.id, _encode("players", seated),
                      json.dumps(list(invited)), json.dumps(options), now, now),
                 )
-        except sqlite3.IntegrityError as error:
+                if changes or timers is not None:
+                    created = await self.session(cursor.lastrowid)
+                    assert created is not None
+                    await self._update(created, now, changes, timers)
+        except INTEGRITY_ERRORS as error:
             raise ChannelBusy(channel_id) from error
         session = await self.session(cursor.lastrowid)
         assert session is not None
@@ -273,8 +320,10 @@ class Store:
             return await self._unfired_timers("", ())
         return await self._unfired_timers("AND session_id = ?", (session_id,))
 
-    async def due_timers(self, now: float) -> list[Timer]:
-        return await self._unfired_timers("AND due_at <= ?", (now,))
+    async def due_timers(self, now: float, shards: Shards | None = None) -> list[Timer]:
+        """Timers due by `now`; only those of guilds on `shards`, when this process runs some shards."""
+        condition, params = _on_shards(shards)
+        return await self._unfired_timers(f"AND due_at <= ?{condition}", (now, *params))
 
     async def _unfired_timers(self, condition: str, params: Sequence[Any]) -> list[Timer]:
         async with self._db.execute(
@@ -283,8 +332,10 @@ class Store:
             rows = await cursor.fetchall()
         return [Timer.model_validate(dict(row)) for row in rows]
 
-    async def next_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE fired = 0") as cursor:
+    async def next_due(self, shards: Shards | None = None) -> float | None:
+        condition, params = _on_shards(shards)
+        async with self._db.execute(f"SELECT MIN(due_at) FROM timers WHERE fired = 0{condition}",
+                                    tuple(params)) as cursor:
             (due,) = await cursor.fetchone()
         return due
 
@@ -334,7 +385,8 @@ class Store:
                               turn_clock_hours: float | None = None) -> GuildSettings:
         """Set whichever of the server's periods are given; the others stay as they were."""
         async with self._transaction():
-            await self._db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            await self._db.execute("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+                                   (guild_id,))
             if reminder_hours is not None:
                 await self._db.execute("UPDATE guild_settings SET reminder_hours = ? WHERE guild_id = ?",
                                        (reminder_hours, guild_id))
@@ -343,16 +395,8 @@ class Store:
                                        (turn_clock_hours, guild_id))
         return await self.guild_settings(guild_id)
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._db.transaction()
 
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
                       timers: TimerPlan | None) -> None:
@@ -363,12 +407,20 @@ class Store:
                "version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
         try:
             cursor = await self._db.execute(sql, (*encoded.values(), now, session.id, session.version))
-        except sqlite3.IntegrityError as error:
+        except INTEGRITY_ERRORS as error:
             raise ChannelBusy(session.channel_id) from error
         if cursor.rowcount != 1:
             raise StaleVersion(session.id)
         if timers is not None:
             await self._replace_timers(session.id, timers)
+
+
+def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
+    """An extra condition on `timers` for the guilds of `shards` (none: every timer)."""
+    if shards is None:
+        return "", []
+    condition, params = shards.condition("sessions.guild_id")
+    return f" AND session_id IN (SELECT id FROM sessions WHERE {condition})", params
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, game_session, guarded, host_of, perform_game_command
+from bot.actions import announce, game_session, guarded, host_of, perform_game_command, pressed_session
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
 from bot.replies import EMBED_COLOUR, image_names, mention
@@ -84,6 +84,7 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
             host = host_of(interaction)
+            await pressed_session(interaction, self.session_id)
             if self.choice == "no":
                 await interaction.response.send_message("Build cancelled: nothing was built.", ephemeral=True)
             elif (await host.session(self.session_id)).version != self.version:

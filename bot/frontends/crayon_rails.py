@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -130,8 +130,17 @@ class CrayonRailsFrontend(Frontend):
     rules_text = RULES
     verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
+    commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
+                "build": "/build to:<place> (preview, then Confirm) or path:<mileposts>",
+                "pickup": "/pickup — a load where your train stands",
+                "drop": "/drop — an unlocked load at this city",
+                "lock": "/lock — a pool card's demand with a load you carry",
+                "deliver": "/deliver — a locked load here, for its payoff",
+                "pitch": "/pitch — give up your turn to discard three pool cards",
+                "upgrade": "/upgrade — your train, for 20 instead of building",
+                "endturn": "/endturn — end your turn"}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:

@@ -1,13 +1,12 @@
-"""Two Fat Dudes in Discord: /roll to walk, buttons to haggle, a form for counter-offers.
+"""Two Fat Dudes in Discord: a Roll button to walk, buttons and forms to haggle, /roll and /negotiate too.
 
 Button tokens: `roll`, `pass`, `accept`, `decline`, `offer.<n>`, `counter.<n>`, `edge.retreat`,
-`edge.send_back`. The plain `counter` token is a *modal token*: the host opens a form asking for
-the amount and builds the action with `counter_from_text(text)`; decoding `counter` on its own
-raises IllegalMove because it names no amount. The game's cog (cogs/two_fat_dudes.py) draws the
-Counter button as its own Discord item, registered in `bot.buttons.BUTTON_ITEMS`, and builds the
-actions of `/negotiate` and `/edge` with `command_action`.
+`edge.send_back`. Two forms (see bot/frontend.py) take any amount: **Offer…** (key `offer`) next to
+the quick offers, and **Counter…** (key `counter`) under an offer; `action_for_form` reads the
+amount with `amount_from_text`. The game's cog builds the actions of `/negotiate` and `/edge` with
+`command_action`. Every component is for the player whose decision it is.
 
-Ruling: the counter form takes up to 9 digits (under a billion points); `/negotiate counter`
+Ruling: the forms take up to 9 digits (under a billion points); `/negotiate offer|counter`
 takes any whole number Discord allows.
 """
 
@@ -18,11 +17,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 
-COUNTER_MODAL_TOKEN = "counter"
+FORM_TITLES = {"offer": "Offer points to pass", "counter": "Counter-offer"}
 QUICK_OFFERS = (0, 5, 10)
 _AMOUNT_TOKEN = re.compile(r"(offer|counter)\.(\d{1,9})")
 _SIMPLE_TOKENS = {
@@ -40,43 +39,52 @@ Red starts on the left semicircle (space 0), blue on the right (14); each walks 
 • **Roll-off:** both `/roll`; higher starts, the other takes **the Edge**. Ties roll again.
 • **Moving:** `/roll` and move. Ending on your colour adds its number, on the other colour subtracts it, \
 green adds 10.
-• **Encounter:** a roll reaching the other dude stops next to him (score that space). The mover may \
+• **Encounter:** a roll reaching the other dude stops next to them (score that space). The mover may \
 **offer** points to pass (costs 1) or **pass**; then the other may. Facing an offer: **accept**, \
 **decline** or **counter** (costs 1; the first offerer still pays).
 • **Deal:** points change hands, the dudes swap places, both score, and the race is on.
-• **No deal:** the Edge holder **retreats** to his start or **sends back** the other; that dude loses \
+• **No deal:** the Edge holder **retreats** to their start or **sends back** the other; that dude loses \
 5 (encounters 1–2) or 10 (3–4). The Edge then passes over.
-• **5th encounter:** no haggling — a roll that would pass squeezes one space past him.
+• **5th encounter:** no haggling — a roll that would pass squeezes one space past them.
 • **End:** exits need no exact roll. If the start player exits first, the other gets one last turn; \
-otherwise the game ends at once. A dude still inside loses 5 per step to his exit. Most points wins; \
+otherwise the game ends at once. A dude still inside loses 5 per step to their exit. Most points wins; \
 ties go to the one who exited, or are shared if both did.
-• **Commands:** `/roll`; at an encounter the buttons or `/negotiate offer|counter points:`, \
-`/negotiate accept|decline|pass`; with the Edge, its buttons or `/edge choice:`."""
+• **Playing:** the **Roll** button; at an encounter **Pass**, **Offer 0/5/10**, **Offer…** (any amount), \
+then **Accept**, **Decline** or **Counter…**; with the Edge, **Retreat** or **Send back**. Or the commands below."""
 
 
-def action_for_counter(points: int) -> dict:
-    """The counter-offer a host's amount form stands for."""
-    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-        raise IllegalMove("A counter-offer is a whole number of points, 0 or more.")
-    return {"type": "counter", "points": points}
+def amount_from_text(kind: str, text: str) -> dict:
+    """The offer or counter-offer typed into its form: digits only, so "12", not "12 points" or "-3"."""
+    typed = text.strip()
+    if not typed.isdecimal() or not typed.isascii():
+        raise IllegalMove(f"“{typed}” is not a whole number of points: press **{kind.title()}…** again and "
+                          f"type digits only, e.g. 12 (or use `/negotiate {kind} points:`).")
+    return {"type": kind, "points": int(typed)}
 
 
 def counter_from_text(text: str) -> dict:
-    """The counter-offer typed into the form: digits only, so "12", not "12 points" or "-3"."""
-    typed = text.strip()
-    if not typed.isdecimal() or not typed.isascii():
-        raise IllegalMove(f"“{typed}” is not a whole number of points: press **Counter…** again and type "
-                          "digits only, e.g. 12 (or use `/negotiate counter points:`).")
-    return action_for_counter(int(typed))
+    """The counter-offer typed into the Counter… form."""
+    return amount_from_text("counter", text)
+
+
+def _amount_form(kind: str, players: tuple[str, ...], placeholder: str) -> Form:
+    return Form(f"{kind.title()}…", kind, FORM_TITLES[kind],
+                (Field("points", "Points (a whole number, 0 or more)", placeholder, 1, 9),), players)
 
 
 class TwoFatDudesFrontend(Frontend):
     slug = "two-fat-dudes"
     rules_text = RULES_TEXT
-    verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
+    verbs = {
+        "roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out.",
+    }
+    commands = {
+        "negotiate": "/negotiate offer|counter points:<n>, /negotiate accept|decline|pass — haggle at an encounter.",
+        "edge": "/edge choice:retreat|send_back — use the Edge after a failed negotiation.",
+    }
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
-        return draw_hallway(view, names)
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
+        return draw_hallway(view, names, events)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         name = partial(display_name, names)
@@ -107,12 +115,12 @@ class TwoFatDudesFrontend(Frontend):
                 tags.append("holds the Edge")
             extra = f" ({', '.join(tags)})" if tags else ""
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
-                         f"**{player['score']}** points{extra}")
+                         f"**{_points(player['score'])}**{extra}")
         lines.append(f"Encounters: {view['encounters']} of 5")
         offer = view.get("offer")
         if offer is not None:
             payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
-            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {offer['points']} points "
+            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {_points(offer['points'])} "
                          f"(proposed by {name(offer['proposed_by'])})")
         if view["phase"] == "over":
             winners = view.get("winners") or []
@@ -134,14 +142,29 @@ class TwoFatDudesFrontend(Frontend):
             return [ActionButton("Pass", "pass", "secondary")] + [
                 ActionButton(f"Offer {points}", f"offer.{points}") for points in QUICK_OFFERS
             ]
-        return [ActionButton("Accept", "accept", "success"), ActionButton("Decline", "decline", "danger"),
-                ActionButton("Counter…", COUNTER_MODAL_TOKEN, "secondary")]
+        return [ActionButton("Accept", "accept", "success"), ActionButton("Decline", "decline", "danger")]
+
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """The buttons, and at an encounter the form for any amount, all for the player deciding."""
+        found = super().components(view, legal)
+        if view["phase"] != "encounter":
+            return found
+        kind = "offer" if view.get("offer") is None else "counter"
+        deciding = tuple(player for player, actions in legal.items()
+                         if any(action["type"] == kind for action in actions))
+        on_table = "e.g. 7" if kind == "offer" else f"On the table: {view['offer']['points']}"
+        return [*found, _amount_form(kind, deciding, on_table)]
+
+    def action_for_form(self, key: str, values: Mapping[str, str]) -> dict:
+        if key in FORM_TITLES:
+            return amount_from_text(key, values.get("points", ""))
+        return super().action_for_form(key, values)
 
     def action_for_button(self, token: str) -> dict:
         if token in _SIMPLE_TOKENS:
             return dict(_SIMPLE_TOKENS[token])
-        if token == COUNTER_MODAL_TOKEN:
-            raise IllegalMove("Say how many points you ask for: the Counter button opens a form for the amount.")
+        if token in FORM_TITLES:
+            raise IllegalMove(f"Say how many points: the {token.title()}… button opens a form for the amount.")
         amount = _AMOUNT_TOKEN.fullmatch(token)
         if amount is not None:
             return {"type": amount.group(1), "points": int(amount.group(2))}
@@ -173,15 +196,15 @@ def _where(player: dict) -> str:
     if player["exited"]:
         return "out of the hallway"
     start = 0 if player["colour"] == "red" else 14
-    return "on his start semicircle" if player["position"] == start else f"on space {player['position']}"
+    return "on their start semicircle" if player["position"] == start else f"on space {player['position']}"
 
 
 def _edge_line(event: dict, name: Callable[[str], str]) -> str:
     who, cost = name(event["player"]), event["cost"]
     if event["choice"] == "retreat":
-        done = f"{who} uses the Edge and retreats to his start (-{cost}, now {event['score']})."
+        done = f"{who} uses the Edge and retreats to their start (-{cost}, now {event['score']})."
     else:
-        done = (f"{who} uses the Edge and sends {name(event['sent_back'])} back to his start "
+        done = (f"{who} uses the Edge and sends {name(event['sent_back'])} back to their start "
                 f"(-{cost}, now {event['score']}).")
     return f"{done} The Edge passes to {name(event['edge_to'])}."
 
@@ -208,7 +231,7 @@ def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -
     if next_is("moved"):
         moved = events[index]
         index += 1
-        place = "his start semicircle" if moved["to"] in (0, 14) else f"space {moved['to']}"
+        place = "their start semicircle" if moved["to"] in (0, 14) else f"space {moved['to']}"
         if next_is("exited"):
             parts.append("leaves the hallway")
             suffix = "!"
@@ -233,10 +256,10 @@ def _offer_line(event: dict, name: Callable[[str], str]) -> str:
     who, payee, points = name(event["player"]), name(event["payee"]), _points(event["points"])
     cost = f"(-{event['cost']}, now {event['score']})"
     if event["type"] == "offered":
-        return f"{who} offers {payee} {points} to let him pass {cost}."
+        return f"{who} offers {payee} {points} to let them pass {cost}."
     if event["player"] == event["payer"]:
-        return f"{who} counters: he will pay {payee} {points} {cost}."
-    return f"{who} counters: he wants {points} from {name(event['payer'])} {cost}."
+        return f"{who} counters: they will pay {payee} {points} {cost}."
+    return f"{who} counters: they want {points} from {name(event['payer'])} {cost}."
 
 
 def _penalty_line(event: dict, name: Callable[[str], str]) -> str:

@@ -7,9 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton
+from bot.frontend import ActionButton, Form
 from bot.frontends import FRONTENDS
-from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, action_for_counter
+from bot.frontends.two_fat_dudes import FRONTEND
+from bot.render.canvas import PHONE_WIDTH
 from bot.render.two_fat_dudes import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
@@ -41,7 +42,7 @@ def test_frontend_is_registered():
 def test_board_is_a_png_of_the_expected_size():
     image = picture(view_of())
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
-    assert 800 <= WIDTH <= 1000
+    assert WIDTH == PHONE_WIDTH and HEIGHT < WIDTH
 
 
 @pytest.mark.parametrize("change", [
@@ -90,8 +91,6 @@ def test_buttons_decode_to_actions_the_engine_accepts():
         view = GAME.view(situation, None)
         player = view["to_act"][0]
         for token in tokens(view):
-            if token == COUNTER_MODAL_TOKEN:
-                continue
             action = FRONTEND.action_for_button(token)
             assert action in GAME.legal_actions(situation, player) or action["type"] in ("offer", "counter")
             GAME.apply(situation, player, action, ScriptedRandomness(rolls=[1]))
@@ -105,16 +104,34 @@ def test_encounter_buttons_with_nothing_on_the_table():
     assert FRONTEND.action_for_button("offer.5") == {"type": "offer", "points": 5}
 
 
-def test_facing_an_offer_buttons_and_the_counter_modal_token():
-    view = view_of(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0))
-    assert tokens(view) == ["accept", "decline", "counter"]
+def test_facing_an_offer_buttons_and_the_counter_form_for_the_decider_alone():
+    situation = state(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0))
+    view = GAME.view(situation, None)
+    assert tokens(view) == ["accept", "decline"]
+    legal = {player: GAME.legal_actions(situation, player) for player in situation.players}
+    components = FRONTEND.components(view, legal)
+    form = components[-1]
+    assert isinstance(form, Form) and form.key == "counter" and form.label == "Counter…"
+    assert all(c.players == tuple(view["to_act"]) for c in components)
+    assert "3" in form.fields[0].placeholder
     with pytest.raises(IllegalMove, match="form"):
-        FRONTEND.action_for_button(COUNTER_MODAL_TOKEN)
-    assert action_for_counter(23) == {"type": "counter", "points": 23}
+        FRONTEND.action_for_button("counter")
+    assert FRONTEND.action_for_form("counter", {"points": " 23 "}) == {"type": "counter", "points": 23}
     assert FRONTEND.action_for_button("counter.23") == {"type": "counter", "points": 23}
-    for bad in (-1, True, "5"):
-        with pytest.raises(IllegalMove):
-            action_for_counter(bad)
+    for bad in ("-1", "", "5 points", "1.5"):
+        with pytest.raises(IllegalMove, match="Counter…"):
+            FRONTEND.action_for_form("counter", {"points": bad})
+
+
+def test_with_nothing_on_the_table_an_offer_form_takes_any_amount():
+    situation = state(phase="encounter", positions=[6, 7], encounters=1, decider=0)
+    view = GAME.view(situation, None)
+    legal = {player: GAME.legal_actions(situation, player) for player in situation.players}
+    form = FRONTEND.components(view, legal)[-1]
+    assert isinstance(form, Form) and form.key == "offer" and form.players == tuple(view["to_act"])
+    action = FRONTEND.action_for_form("offer", {"points": "17"})
+    assert action == {"type": "offer", "points": 17}
+    GAME.apply(situation, view["to_act"][0], action, ScriptedRandomness())
 
 
 def test_edge_buttons():
@@ -160,9 +177,9 @@ def test_narration_of_a_move_and_an_encounter_and_a_deal():
     assert "<@1> rolls a 4 but is blocked and stops on space 4 (+3, now 3)." in text
     assert "Encounter 1" in text and "<@2>" in text
     game, text = narrate(game, A, {"type": "offer", "points": 18})
-    assert "<@1> offers <@2> 18 points to let him pass (-1, now 2)." in text
+    assert "<@1> offers <@2> 18 points to let them pass (-1, now 2)." in text
     game, text = narrate(game, B, {"type": "counter", "points": 23})
-    assert "<@2> counters: he wants 23 points from <@1> (-1, now -1)." in text
+    assert "<@2> counters: they want 23 points from <@1> (-1, now -1)." in text
     game, text = narrate(game, A, {"type": "accept"})
     assert "<@1> accepts: <@1> pays <@2> 23 points" in text
     assert "swap" in text and "race" in text
@@ -175,7 +192,7 @@ def test_narration_of_passing_declining_and_the_edge():
     game, text = narrate(game, B, {"type": "pass"})
     assert "<@2> holds the Edge" in text and "10" in text
     _, text = narrate(game, B, {"type": "edge", "choice": "send_back"})
-    assert "sends <@1> back to his start (-10, now -10)" in text
+    assert "sends <@1> back to their start (-10, now -10)" in text
     assert "The Edge passes to <@1>" in text
     game, _ = narrate(encounter, A, {"type": "offer", "points": 2})
     game, text = narrate(game, B, {"type": "decline"})
@@ -204,11 +221,21 @@ def test_describe_state_tells_positions_scores_edge_and_offer():
     view = view_of(phase="encounter", positions=[6, 7], scores=[22, 6], encounters=2,
                    offer=Offer(payer=0, points=18, proposed_by=1))
     text = FRONTEND.describe_state(view, NAMES)
-    assert "Alice: on space 6, **22** points (start player)" in text
-    assert "Bob: on space 7, **6** points (holds the Edge)" in text
+    assert "Alice: on space 6, **22 points** (start player)" in text
+    assert "Bob: on space 7, **6 points** (holds the Edge)" in text
     assert "Encounters: 2 of 5" in text
     assert "Alice pays Bob 18 points (proposed by Bob)" in text
     assert "Waiting for Alice" in text
     over = view_of(phase="over", positions=[14, 3], exited=[True, False], winners=[A])
     assert "Winners: Alice" in FRONTEND.describe_state(over, NAMES)
     assert "out of the hallway" in FRONTEND.describe_state(over, NAMES)
+
+
+def test_two_players_whose_names_start_alike_get_tokens_told_apart():
+    from bot.render.canvas import token_labels
+
+    assert token_labels(["Bob", "Brian"]) == ["Bo", "Br"]
+    assert token_labels(["alice", "bob"]) == ["A", "B"]
+    assert token_labels(["Bob", "bob"]) == ["1", "2"]
+    view = view_of(phase="walk", positions=[3, 9])
+    assert FRONTEND.draw_board(view, {A: "Bob", B: "Brian"}).startswith(b"\x89PNG")

@@ -1,17 +1,21 @@
-"""The turn dispatcher on a real SQLite file and a fake clock: reminders, notices, restarts, the loop."""
+"""The turn dispatcher on a real SQLite file or PostgreSQL and a fake clock: reminders, notices, restarts, the loop."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 
+import pytest
+
 from bot.host import Host
 from bot.migrations import MIGRATIONS
+from bot.shards import Shards
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, FakeWait, Outbox, play_until_over, start_game
 
 CHANNEL = "900"
+pytestmark = pytest.mark.both_databases
 
 
 async def arrow_game(host: Host) -> tuple[int, str, str]:
@@ -88,9 +92,8 @@ async def test_a_stale_timer_is_dropped_not_sent(host, store, clock):
     assert [timer.player for timer in await store.pending_timers()] == [first]
 
 
-async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp_path, clock):
-    path = tmp_path / "parlor.sqlite3"
-    store = await Store.open(path)
+async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(database_url, clock):
+    store = await Store.connect(database_url)
     host = Host(store, clock=clock)
     session_id, first, _ = await arrow_game(host)
     clock.advance(13 * HOUR)  # due, but the bot goes down before its dispatcher runs
@@ -98,7 +101,7 @@ async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp
 
     outbox = Outbox()
     for _ in range(2):  # two restarts, each dispatching twice
-        restarted = Host(await Store.open(path), clock=clock)
+        restarted = Host(await Store.connect(database_url), clock=clock)
         dispatcher = outbox.dispatcher(restarted)
         await dispatcher.dispatch_due()
         await dispatcher.dispatch_due()
@@ -107,16 +110,15 @@ async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp
     assert outbox.reminders[0].session.id == session_id
 
     clock.advance(11 * HOUR)
-    again = Host(await Store.open(path), clock=clock)
+    again = Host(await Store.connect(database_url), clock=clock)
     assert await outbox.dispatcher(again).dispatch_due() == 1, "the next period's reminder survived the restarts"
     assert outbox.reminded == [first, first]
     await again.store.close()
 
 
-async def test_two_dispatchers_on_one_database_send_once(tmp_path, clock):
-    path = tmp_path / "parlor.sqlite3"
-    one = Host(await Store.open(path), clock=clock)
-    two = Host(await Store.open(path), clock=clock)
+async def test_two_dispatchers_on_one_database_send_once(database_url, clock):
+    one = Host(await Store.connect(database_url), clock=clock)
+    two = Host(await Store.connect(database_url), clock=clock)
     await arrow_game(one)
     clock.advance(12 * HOUR)
     outbox = Outbox()
@@ -253,3 +255,34 @@ async def test_a_database_from_before_timers_is_brought_up_to_date(tmp_path, clo
     assert session.status == "lobby" and session.waiting_since is None
     assert await store.pending_timers() == [] and await store.turn_dm_users(["101"]) == set()
     await store.close()
+
+
+def guild_on_shard(shard_id: int, shard_count: int = 2, base: int = 1_574_115_793_170_333_710) -> str:
+    """A Discord-shaped guild id whose events Discord sends to `shard_id`."""
+    for offset in range(shard_count):
+        candidate = base + (offset << 22)
+        if (candidate >> 22) % shard_count == shard_id:
+            return str(candidate)
+    raise AssertionError("unreachable")
+
+
+async def test_each_process_sends_only_the_reminders_of_its_own_shards(host, clock):
+    east, west = guild_on_shard(0), guild_on_shard(1)
+    await start_game(host, "follow-the-arrow", "910", [ALICE, BOB], guild=east, options={"first": ALICE.id})
+    await start_game(host, "follow-the-arrow", "911", [CAROL, BOB], guild=west, options={"first": CAROL.id})
+    clock.advance(12 * HOUR)
+    first_shard, second_shard = Outbox(), Outbox()
+    one = first_shard.dispatcher(host, shards=Shards(2, (0,)))
+    two = second_shard.dispatcher(host, shards=Shards(2, (1,)))
+
+    assert await host.store.next_due(Shards(2, (0,))) == clock()
+    assert await one.dispatch_due() == 1
+    assert [r.session.guild_id for r in first_shard.reminders] == [east]
+    assert await host.store.next_due(Shards(2, (0,))) == clock() + 12 * HOUR, "only its own next reminder"
+    assert await host.store.next_due(Shards(2, (1,))) == clock(), "the other shard's is still due"
+
+    clock.advance(HOUR)  # the shard-1 process was down; its replacement starts and sends what is due
+    assert await two.dispatch_due() == 1
+    assert [(r.session.guild_id, r.player) for r in second_shard.reminders] == [(west, CAROL.id)]
+    assert await one.dispatch_due() == 0 and await two.dispatch_due() == 0, "each reminder once"
+    assert len(first_shard.reminders) == 1

@@ -111,14 +111,14 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     mover, other = await hallway.acting()
     board = hallway.board()
     assert "Encounter 1!" in board.embed["description"]
-    assert labels(board) == ["Pass", "Offer 0", "Offer 5", "Offer 10"]
+    assert labels(board) == ["Pass", "Offer 0", "Offer 5", "Offer 10", "Offer…"]
     refused(await hallway.press(other, "Offer 5"), other, "decision")
 
     offered = await hallway.ok(await hallway.press(mover, "Offer 5"))
     assert f"{mover.mention} offers {other.mention} 5 points" in offered.embed["description"]
     assert labels(offered) == ["Accept", "Decline", "Counter…"]
     refused(await hallway.press(mover, "Accept", offered), mover, f"{other.name}'s decision")
-    refused(await hallway.press(mover, "Counter…", offered), mover, "decision")
+    refused(await hallway.press(mover, "Counter…", offered), mover, f"That is for {other.name}")
 
     form = await hallway.press(other, "Counter…", offered)
     assert form.modal is not None and form.modal["title"] == "Counter-offer"
@@ -129,7 +129,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     form = await hallway.press(other, "Counter…", offered)
     before = await hallway.view()
     countered = await hallway.ok(await fake_discord.submit_modal(other, form, {"points": "12"}))
-    assert f"{other.mention} counters: he wants 12 points from {mover.mention}" in countered.embed["description"]
+    assert f"{other.mention} counters: they want 12 points from {mover.mention}" in countered.embed["description"]
     after = await hallway.view()
     assert after["offer"] == {"payer": str(mover.id), "points": 12, "proposed_by": str(other.id)}
     assert player(after, other)["score"] == player(before, other)["score"] - 1, "a counter costs a point"
