@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.ai_seats import is_ai_id
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
@@ -93,6 +94,8 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
     frontend = frontend_for(session.slug)
     closed: list[str] = []
     for player, after in outcome.views_after.items():
+        if is_ai_id(player):
+            continue  # the AI reads its view from the host, not from a direct message
         digest = frontend.private_digest(after)
         if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
             continue
@@ -195,6 +198,13 @@ async def leave(interaction: discord.Interaction, channel_id: str) -> None:
 async def begin(interaction: discord.Interaction, channel_id: str) -> None:
     outcome = await host_of(interaction).begin(channel_id, str(interaction.user.id))
     await announce_start(interaction, outcome)
+
+
+async def show_ai_move(client: discord.Client, outcome: MoveOutcome) -> None:
+    """The public reply to a move the AI made (bot.ai_player), then the players' private views."""
+    channel = game_channel(client, outcome.session)
+    await channel.send(**outcome_message(outcome))
+    await send_private_views(client, channel, outcome)
 
 
 async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:

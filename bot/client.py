@@ -17,7 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.actions import APOLOGY, refuse
+from bot.actions import APOLOGY, refuse, show_ai_move
+from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
 from bot.config import Settings
 from bot.host import Host, UserError
@@ -66,6 +67,7 @@ class ParlorBot(commands.Bot):
 
     host: Host
     dispatcher: TurnDispatcher | None = None
+    ai: AiPlayer | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
         intents = discord.Intents.default()
@@ -88,6 +90,8 @@ class ParlorBot(commands.Bot):
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
                                          send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
+        self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
+        self.host.changed = self.ai.poke
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
@@ -107,10 +111,13 @@ class ParlorBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))
+        await self.ai.resume(self.settings.shards)
 
     async def close(self) -> None:
         if self.dispatcher is not None:
             await self.dispatcher.stop()
+        if getattr(self, "ai", None) is not None:
+            await self.ai.stop()
         await super().close()
         if getattr(self, "host", None) is not None:
             await self.host.store.close()

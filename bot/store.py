@@ -42,10 +42,16 @@ class DatabaseUnavailable(RuntimeError):
 
 
 class Seat(BaseModel):
-    """A player at the table: the Discord user id and the name shown in pictures."""
+    """A player at the table: the Discord user id (or an AI seat's id) and the name shown in pictures."""
 
     id: str
     name: str
+    ai: bool = False
+    """Parlor's AI sits here for the whole game (see bot.ai_player)."""
+    stand_in: bool = False
+    """The AI plays this person's seat now, since `/game substitute`, until he `/game return`s."""
+    stand_ins: list[list[int]] = []
+    """[from, to] session versions during which the AI played this person's seat (to -1 while it still does)."""
 
 
 class SessionRecord(BaseModel):
@@ -72,6 +78,16 @@ class SessionRecord(BaseModel):
     @property
     def player_ids(self) -> list[str]:
         return [seat.id for seat in self.players]
+
+    @property
+    def ai_played(self) -> list[str]:
+        """Seats the AI plays now: AI seats and the seats it stands in for."""
+        return [seat.id for seat in self.players if seat.ai or seat.stand_in]
+
+    @property
+    def against_ai(self) -> bool:
+        """Whether the AI took part: an AI seat, or a stand-in at any time."""
+        return any(seat.ai or seat.stand_ins for seat in self.players)
 
     def name_of(self, player_id: str) -> str:
         for seat in self.players:
