@@ -125,7 +125,8 @@ def cheapest_build_path(
 
     Returns None when `target` cannot be reached or costs more than `budget`; with
     `partial`, the affordable start of the cheapest path instead. A target already on the
-    network gives a path of one milepost and cost 0.
+    network gives a path of one milepost and cost 0; a major city off the network is built to
+    like any other place (majors are starting points only for track leading elsewhere).
     """
     previous, best = build_search(state, player_id, target)
     if target not in best:
@@ -136,11 +137,13 @@ def cheapest_build_path(
 def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
     """Dijkstra over buildable sections from every place track may start (stops at `target`).
 
-    Returns (previous milepost, cost) for every milepost reached; sources have cost 0.
+    Returns (previous milepost, cost) for every milepost reached; sources have cost 0. A
+    `target` off the player's network is never a source, so a major city is reached by track.
     """
     the_board = board()
     player = state.player(player_id)
-    sources = network(player) | {city.at for city in the_board.majors}
+    own = network(player)
+    sources = own | {city.at for city in the_board.majors if city.at != target or target in own}
     taken = owners(state)
     entries = city_sections(player)
     best: dict[str, int] = dict.fromkeys(sources, 0)
