@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from bot.client import ParlorBot, point_at_discord
 from bot.config import MissingToken, Settings
+from bot.logs import configure_logging
 
 
 def main() -> int:
@@ -25,11 +26,7 @@ def main() -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
         print(f"parlor: bad setting: {problems}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # discord.py logs whole request and gateway payloads at DEBUG; those can carry a player's private
-    # view (a DM), so its loggers never go below INFO.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
+    configure_logging(settings.log_level)
     point_at_discord(settings)
     try:
         asyncio.run(_run(settings, token))

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
@@ -90,7 +91,7 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
             continue
         try:
             user = await user_of(client, player)
-            png = frontend.draw_private(after, image_names(session), player)
+            png = await draw_off_loop(frontend.draw_private, after, image_names(session), player)
             await user.send(
                 f"Your view in {game_label(session)} (<#{session.channel_id}>):",
                 file=discord.File(io.BytesIO(png), filename="your-view.png"),
@@ -150,18 +151,6 @@ async def clear_buttons(interaction: discord.Interaction) -> None:
             await interaction.message.edit(view=None)
 
 
-async def press_action_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
-    async def work() -> None:
-        host = host_of(interaction)
-        session = await host.session(session_id)
-        action = frontend_for(session.slug).action_for_button(token)
-        outcome = await host.act(session_id, str(interaction.user.id), action, expected_version=version)
-        await announce(interaction, outcome)
-        await clear_buttons(interaction)
-
-    await guarded(interaction, work)
-
-
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> None:
         host = host_of(interaction)
@@ -205,5 +194,6 @@ async def begin(interaction: discord.Interaction, channel_id: str) -> None:
 async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
     players = ", ".join(mention(p) for p in outcome.session.player_ids)
     await interaction.response.send_message(
-        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}."))
+        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}.",
+                        legal=outcome.legal))
     await send_private_views(interaction.client, interaction.channel, outcome)

@@ -9,6 +9,7 @@ the caller tell Discord anything. Refusals raise `UserError` and write nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 import weakref
@@ -32,6 +33,7 @@ from bot.turn_clock import (
 from games import get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
@@ -57,6 +59,8 @@ class MoveOutcome:
     views_before: dict[str, dict] = field(default_factory=dict)
     views_after: dict[str, dict] = field(default_factory=dict)
     began: bool = False
+    legal: dict[str, list[dict]] = field(default_factory=dict)
+    """Each seated player's legal actions after the move: what the table's components offer."""
 
     @property
     def to_act(self) -> list[str]:
@@ -140,6 +144,14 @@ class Host:
         if session.status != "active" or player not in session.player_ids:
             return []
         return get_game(session.slug).legal_actions(self.state_of(session), player)
+
+    def legal_by_player(self, session: SessionRecord) -> dict[str, list[dict]]:
+        """Every seated player's legal actions now (empty for those who may not act)."""
+        return {player: self.legal_actions(session, player) for player in session.player_ids}
+
+    def require_current(self, session: SessionRecord, expected_version: int) -> None:
+        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
+        self._require_playable(session, get_game(session.slug), expected_version)
 
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
@@ -231,7 +243,7 @@ class Host:
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
-                           views_after=views, began=True)
+                           views_after=views, began=True, legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
         """The next game of a match: the last game's players in the same seats, begun at once.
@@ -300,12 +312,16 @@ class Host:
             except StaleVersion:
                 raise UserError("Someone else moved at the same moment. Look at the latest message "
                                 "and try again.") from None
+            # The action's type only: its fields and the state may name hidden things (bot.logs).
+            log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
+                      updated.version)
             self._remember(updated, new_state)
             self._scheduled(wait)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
+                legal=self.legal_by_player(updated),
             )
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],

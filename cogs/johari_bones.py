@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.actions import game_channel, game_session, guarded, host_of, perform_game_command, send_private_views
 from bot.buttons import BUTTON_ITEMS
+from bot.drawing import draw_off_loop
 from bot.frontends.johari_bones import (
     DRAW_TOKEN,
     FRONTEND,
@@ -51,7 +52,7 @@ KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
          app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
 
 
-def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
+async def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
     """Keyword arguments for one player's ephemeral picture of his own view, with placement buttons."""
     names = image_names(session)
     buttons = discord.ui.View(timeout=None)
@@ -61,7 +62,8 @@ def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
     header = f"**Your bones in {game_label(session)}** (hand {view['hand']}, only you see this):"
     return {
         "content": f"{header}\n{private_summary(view, player, names)}"[:2000],
-        "file": discord.File(io.BytesIO(FRONTEND.draw_private(view, names, player)), filename=VIEW_FILE),
+        "file": discord.File(io.BytesIO(await draw_off_loop(FRONTEND.draw_private, view, names, player)),
+                             filename=VIEW_FILE),
         "view": buttons,
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
@@ -76,7 +78,7 @@ async def show_hand(interaction: discord.Interaction, session: SessionRecord) ->
     if session.status == "lobby":
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
     view = host_of(interaction).view_for(session, player)
-    await interaction.response.send_message(**private_reply(session, view, player))
+    await interaction.response.send_message(**await private_reply(session, view, player))
 
 
 async def post_board(interaction: discord.Interaction, session: SessionRecord, outcome: MoveOutcome) -> None:
@@ -95,7 +97,7 @@ async def draw(interaction: discord.Interaction, session: SessionRecord, version
     player = str(interaction.user.id)
     outcome = await host_of(interaction).act(session.id, player, {"type": "draw"}, expected_version=version)
     await interaction.response.send_message(**outcome_message(outcome))
-    await interaction.followup.send(**private_reply(outcome.session, outcome.views_after[player], player))
+    await interaction.followup.send(**await private_reply(outcome.session, outcome.views_after[player], player))
     await send_private_views(interaction.client, interaction.channel, outcome)
 
 

@@ -33,18 +33,19 @@ def test_score_takes_a_box_and_refuses_anything_else_with_the_list():
         box_action("yahtzee")
 
 
-def test_the_drawer_alone_gets_placement_buttons_that_name_no_bone():
+async def test_the_drawer_alone_gets_placement_buttons_that_name_no_bone():
     state, _ = GAME.apply(dealt(), A, {"type": "draw"}, ScriptedRandomness())
     session = session_of(state)
-    reply = private_reply(session, GAME.view(state, A), A)
+    reply = await private_reply(session, GAME.view(state, A), A)
     buttons = reply["view"].children
     assert reply["ephemeral"] and reply["file"].filename == "your-view.png"
     assert [b.item.label for b in buttons] == ["My face in", "My face up", "bob's face out", "bob's face up",
                                               "carol's face out", "carol's face up"]
     assert not any(BONE.search(f"{b.item.label} {b.item.custom_id}") for b in buttons)
     assert state.drawn in reply["content"]
-    assert private_reply(session, GAME.view(state, B), B)["view"].children == []
-    assert state.drawn not in private_reply(session, GAME.view(state, B), B)["content"]
+    other = await private_reply(session, GAME.view(state, B), B)
+    assert other["view"].children == []
+    assert state.drawn not in other["content"]
 
 
 @pytest.mark.parametrize("item", [

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord import errors, messages, payloads
+from tests.fakediscord import errors, messages, payloads, validation
 from tests.fakediscord import permissions as perms
 from tests.fakediscord.messages import Upload
 from tests.fakediscord.state import EPHEMERAL, LOADING, FakeChannel, FakeMessage, FakeUser, World
@@ -196,8 +196,7 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
             raise errors.invalid_form(f"{len(choices)} autocomplete choices, more than {CHOICES_MAX}")
         result.choices = choices
     else:
-        if not data.get("custom_id") or not data.get("title") or not data.get("components"):
-            raise errors.invalid_form("a modal needs a custom_id, a title and components")
+        validation.check_modal(data)
         result.modal = data
     result.callback_type = kind
     world.changed()
