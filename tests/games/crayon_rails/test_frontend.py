@@ -7,8 +7,10 @@ import pytest
 from PIL import Image
 
 from bot.frontends.crayon_rails import FRONTEND, build_action, move_action
+from bot.render.crayon_rails import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, Table, crossing_points, map_layer
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
+from games.crayon_rails.mapdata import board
 
 from .situations import act, event_id, play_state, pool_card, track
 from .test_turns import new_game
@@ -30,7 +32,7 @@ def test_board_png_decodes_at_the_expected_size_and_quickly():
     png = FRONTEND.draw_board(view, NAMES)
     assert time.perf_counter() - began < 0.5
     image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.size == (1000, 600)
+    assert image.format == "PNG" and image.mode == "P" and image.width == WIDTH <= 600
 
 
 def test_picture_changes_with_the_view():
@@ -102,3 +104,33 @@ def test_narration_and_state_name_the_players():
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     assert "Alice" in text and "Bob" in text and "#6" in text
     assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
+
+
+@pytest.mark.parametrize("style", [OVERVIEW, ZOOM])
+def test_every_river_crossing_is_drawn_on_both_maps(style):
+    layer = map_layer(style)
+    points = list(crossing_points(style))
+    assert len(points) == sum(len(sections) for sections in board().rivers.values())
+    assert ("Slate", ("M14", "N14")) in [(river, crossing) for river, crossing, _ in points]
+    for river, crossing, xy in points:
+        assert layer.getpixel(xy) == INDEX[RIVER], f"the {river} crossing {crossing} is not drawn"
+
+
+def test_every_river_crossing_is_drawn_on_the_table_picture():
+    table = Table(GAME.view(new_game(), None), NAMES)
+    image = table.compose()
+    for river, crossing, (x, y) in crossing_points(OVERVIEW):
+        assert image.getpixel((x, y + table.overview_top)) == INDEX[RIVER], f"{river} {crossing}"
+
+
+def test_the_close_up_follows_the_acting_train():
+    state = at_dunmore()
+    table = Table(GAME.view(state, None), NAMES)
+    table.compose()
+    x, y = ZOOM.point("H9")
+    left, upper = table.zoom_origin
+    assert 0 < x - left < WIDTH and 0 < y - upper < 330
+    state.player("alice").at = "W7"
+    far = Table(GAME.view(state, None), NAMES)
+    far.compose()
+    assert far.zoom_origin[0] > left
