@@ -11,11 +11,11 @@ draws the `/build to:` preview. The shared `/move` verb maps here too:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import Component, Frontend, Legal, Names, Step, display_name
+from bot.frontends.crayon_components import acting_components, action_for_token, expand, keep_choice
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -114,35 +114,6 @@ def demand_label(card: int, demand: int) -> str:
     return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
 
 
-def _pending(view: dict) -> list[str]:
-    return next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
-
-
-def _locked_aboard(view: dict, player: dict) -> tuple[Counter[str], list[int]]:
-    """Loads aboard under a lock, and the private cards a load aboard could fill (as the engine counts them).
-
-    Loads of one type are interchangeable between kept cards, so every kept card whose load is
-    aboard (beyond those under public locks) is listed, not only the first.
-    """
-    carried = Counter(player["loads"])
-    public: Counter[str] = Counter()
-    private: list[tuple[int, str]] = []
-    for card in view["pool"]:
-        for lock in card["locks"]:
-            if lock["player"] != player["id"]:
-                continue
-            load = card["demands"][lock["demand"]]["load"]
-            if card["private_to"]:
-                private.append((card["id"], load))
-            else:
-                public[load] += 1
-    committed = Counter(public)
-    for load, count in Counter(load for _, load in private).items():
-        committed[load] += min(count, max(0, carried[load] - public[load]))
-    filled = [card_id for card_id, load in private if carried[load] - public[load] > 0]
-    return committed, filled
-
-
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
@@ -235,69 +206,22 @@ class CrayonRailsFrontend(Frontend):
             lines.append("To act: " + ", ".join(display_name(names, p) for p in view["to_act"]))
         return "\n".join(lines)
 
-    def buttons(self, view: dict) -> list[ActionButton]:
-        if view["phase"] == "over" or not view["to_act"]:
-            return []
-        pending = _pending(view)
-        players = {p["id"]: p for p in view["players"]}
-        if pending:
-            found: list[ActionButton] = []
-            for player_id in pending:
-                found += [b for b in self._loss_buttons(view, players[player_id]) if b not in found]
-            return found[:25]
-        if view["phase"] == "setup":
-            offered = [c for c in view["pool"] if not c["private_to"]]
-            keeps = [
-                ActionButton(f"Keep #{c['id']}: {d['load']} to {d['city']}", f"keep.{c['id']}={i}")
-                for c in offered for i, d in enumerate(c["demands"])
-            ]
-            return [ActionButton("Keep none", "keep", "secondary"), *keeps[:20]]
-        player = players[view["to_act"][0]]
-        found = []
-        if view["phase"] == "play":
-            found += self._train_buttons(view, player)
-        found.append(ActionButton("End turn", "end_turn", "success"))
-        return found[:25]
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """Menus and buttons for the player to act: see bot/frontends/crayon_components.py."""
+        return acting_components(view, legal)
 
-    @staticmethod
-    def _loss_buttons(view: dict, player: dict) -> list[ActionButton]:
-        """What a derailed player may lose: a public lock's load, a private card's load aboard, a free load."""
-        committed, filled = _locked_aboard(view, player)
-        found = []
-        for card in view["pool"]:
-            if card["id"] in filled:
-                found += [ActionButton(f"Keep #{card['id']} private", f"keep_private.{card['id']}"),
-                          ActionButton(f"Release #{card['id']}", f"release.{card['id']}", "secondary")]
-            elif not card["private_to"] and any(lock["player"] == player["id"] for lock in card["locks"]):
-                found.append(ActionButton(f"Give up lock #{card['id']}", f"give_up.card.{card['id']}", "danger"))
-        free = Counter(player["loads"]) - committed
-        found += [ActionButton(f"Lose {load}", f"give_up.load.{load}", "danger") for load in sorted(free)]
-        return found
+    def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
+        return expand(token, view, viewer, legal)
 
-    @staticmethod
-    def _train_buttons(view: dict, player: dict) -> list[ActionButton]:
-        city = board().city_at(player["at"]) if player["at"] else None
-        found = []
-        if city:
-            found += [ActionButton(f"Pick up {load}", f"pickup.{load}", "secondary") for load in city.supplies]
-            for card in view["pool"]:
-                for lock in card["locks"]:
-                    demand = card["demands"][lock["demand"]]
-                    if lock["player"] == player["id"] and demand["city"] == city.name:
-                        found.append(ActionButton(f"Deliver {demand['load']} (#{card['id']})",
-                                                  f"deliver.{card['id']}.{lock['demand']}"))
-        for card in view["pool"]:
-            if card["private_to"] or any(lock["player"] == player["id"] for lock in card["locks"]):
-                continue
-            for index, demand in enumerate(card["demands"]):
-                locked = {lock["demand"] for lock in card["locks"]}
-                if demand["load"] in player["loads"] and (not locked or index in locked) and player["markers"]:
-                    found.append(ActionButton(f"Lock #{card['id']} {demand['load']}", f"lock.{card['id']}.{index}"))
-        if not any(lock["player"] == player["id"] for card in view["pool"] for lock in card["locks"]):
-            found.append(ActionButton("Pitch", "pitch", "secondary"))
-        return found
+    def action_for_choice(self, key: str, tokens: list[str]) -> dict:
+        if key == "keep":
+            return keep_choice(tokens)
+        return super().action_for_choice(key, tokens)
 
     def action_for_button(self, token: str) -> dict:
+        menu_action = action_for_token(token)
+        if menu_action is not None:
+            return menu_action
         verb, _, rest = token.partition(".")
         parts = rest.split(".") if rest else []
         try:

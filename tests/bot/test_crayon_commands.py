@@ -13,6 +13,7 @@ from cogs.crayon_rails import BuildPreviewButton
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from tests.games.crayon_rails.situations import act, card_with, demand_ids, event_id, play_state, pool_card, track
+from tests.games.crayon_rails.test_frontend import offered_tokens
 from tests.games.crayon_rails.test_turns import new_game
 
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -114,7 +115,7 @@ def test_loss_buttons_offer_only_what_the_derailed_player_can_lose():
                        deck_ids=[event_id("derailment", "Ironhill"), 7])
     state, _ = act(state, "alice", {"type": "lock", "card": iron_card, "demand": iron})
     assert state.pending_losses == ["alice"]
-    tokens = [button.token for button in FRONTEND.buttons(GAME.view(state, None))]
+    tokens = offered_tokens(state)
     assert set(tokens) == {f"give_up.card.{iron_card}", "give_up.load.Cheese"}, \
         "no private-card choice (its Coal is not aboard) and no Iron apart from its lock"
     for token in tokens:

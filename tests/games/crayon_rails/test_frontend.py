@@ -6,6 +6,7 @@ import time
 import pytest
 from PIL import Image
 
+from bot.frontend import Select
 from bot.frontends.crayon_rails import FRONTEND, build_action, move_action
 from bot.render.crayon_rails import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, Table, crossing_points, map_layer
 from games.core import IllegalMove, SeededRandomness
@@ -42,22 +43,32 @@ def test_picture_changes_with_the_view():
     assert FRONTEND.draw_board(GAME.view(built, None), NAMES) != before
 
 
-def test_buttons_map_to_actions_the_engine_accepts():
+def legal_of(state) -> dict:
+    return {p.id: GAME.legal_actions(state, p.id) for p in state.players}
+
+
+def offered_tokens(state) -> list[str]:
+    """Every button token and menu option the table offers now."""
+    tokens = []
+    for component in FRONTEND.components(GAME.view(state, None), legal_of(state)):
+        if isinstance(component, Select):
+            tokens += [option.token for option in component.options]
+        else:
+            tokens.append(component.token)
+    return tokens
+
+
+def test_components_map_to_actions_the_engine_accepts():
     for state in (new_game(), at_dunmore()):
         view = GAME.view(state, None)
-        tokens = [button.token for button in FRONTEND.buttons(view)]
-        assert tokens
         player = view["to_act"][0]
-        accepted = 0
+        tokens = offered_tokens(state)
+        assert tokens
         for token in tokens:
-            action = FRONTEND.action_for_button(token)
-            try:
-                GAME.apply(state, player, action, _throwaway_chance())
-                accepted += 1
-            except IllegalMove:
+            if FRONTEND.expand(token, view, player, legal_of(state)) is not None:
                 continue
-        assert accepted >= 1
-    tokens = [button.token for button in FRONTEND.buttons(GAME.view(at_dunmore(), None))]
+            GAME.apply(state, player, FRONTEND.action_for_button(token), _throwaway_chance())
+    tokens = offered_tokens(at_dunmore())
     assert {"end_turn", "deliver.6.1", "pickup.Iron", "pickup.Copper"} <= set(tokens)
 
 
@@ -70,7 +81,7 @@ def test_derailment_buttons_offer_the_losses():
     derail = event_id("derailment", "Ironhill")
     state = play_state(alice={"at": "J6", "loads": ["Coal"]}, pool=cards, deck_ids=[derail, 5])
     state, _ = act(state, "alice", {"type": "lock", "card": 2, "demand": 0})
-    tokens = [b.token for b in FRONTEND.buttons(GAME.view(state, None))]
+    tokens = offered_tokens(state)
     assert "give_up.card.2" in tokens
     new, _ = act(state, "alice", FRONTEND.action_for_button("give_up.card.2"))
     assert new.pending_losses == []
