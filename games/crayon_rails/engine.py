@@ -4,8 +4,9 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
 - Every city, major ones included, is a single milepost; "major cities join every track" means
   any player may start track there and both players' track meets there. The 2-section entry
   limit applies per player to small and medium cities, not to major cities, which take track
-  from all sides. A major city is a starting point for track, yet `build to` a major city off
-  the player's network lays the cheapest track reaching it (from his network or another major).
+  from all sides. `build to` a place (a major city included) lays the cheapest affordable track
+  extending the player's network toward it, so that it joins his network; a player with no
+  track yet starts at a major city (not the target). `build path` may start at any major city.
 - Building costs the terrain (or city) of the milepost built into, plus 2 for a river crossing.
   Several `build` actions may be made in a turn, up to 20 in all; building needs no train.
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to

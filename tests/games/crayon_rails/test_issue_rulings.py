@@ -51,7 +51,7 @@ def test_build_to_every_major_succeeds_at_the_cheapest_cost(own, major):
     state = play_state(alice={"track": own, "cash": 500})
     if target in network(state.player("alice")):
         pytest.skip("this network already touches the major")
-    sources = network(state.player("alice")) | {c.at for c in board().majors if c.at != target}
+    sources = network(state.player("alice")) or {c.at for c in board().majors if c.at != target}
     cheapest = independent_cost(sources, target, set())
     found = cheapest_build_path(state, "alice", target, budget=10_000)
     assert found is not None and found.path[-1] == target and found.cost == cheapest
@@ -61,6 +61,9 @@ def test_build_to_every_major_succeeds_at_the_cheapest_cost(own, major):
     if cheapest <= 20:
         assert built["path"][-1] == target and built["cost"] == cheapest
         assert target in network(new.player("alice"))
+        if own:
+            joined = majors_joined(new.player("alice"))
+            assert joined == majors_joined(state.player("alice")) + 1, "the major joins her network"
     else:
         assert built["cost"] <= 20 and built["path"] == found.path[: len(built["path"])]
 
@@ -75,7 +78,7 @@ def test_build_search_matches_an_independent_search_for_any_milepost(target):
     if target in own:
         assert found is not None and found.cost == 0
         return
-    sources = own | {c.at for c in board().majors if c.at != target}
+    sources = own
     taken = set(state.player("bob").track)
     try:
         cheapest = independent_cost(sources, target, taken)
