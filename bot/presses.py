@@ -11,7 +11,6 @@ gets his private components (e.g. where to put the bone he drew) in a reply only
 
 from __future__ import annotations
 
-import contextlib
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.actions import announce, game_channel, guarded, host_of, send_private_views
+from bot.actions import announce, clear_buttons, game_channel, guarded, host_of, send_private_views
 from bot.components import component_view, form_modal
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
@@ -214,30 +213,35 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> None:
     host = host_of(interaction)
     outcome = await host.act(pressed.session.id, pressed.player, action, expected_version=version)
-    await publish(interaction, outcome)
-    await send_private_panel(interaction, host, outcome, pressed.player)
+    await publish(interaction, outcome, actors_panel(outcome, pressed.player))
 
 
-async def publish(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
-    """Show a committed move: on the table when pressed there, else close the private reply and post it."""
-    if not _from_private_message(interaction):
+async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> None:
+    """Show a committed move, then answer the presser.
+
+    Pressed on the table without a private panel to give: the answer is the new table. Otherwise the
+    table goes to the game's channel first and the answer is the presser's private panel (the choice
+    the move opened for him alone) or, pressed on a private reply, that reply closed. Sending the table
+    before answering means that once Discord has the answer, everything the move changed is there.
+    """
+    private = _from_private_message(interaction)
+    if not private and panel is None:
         await announce(interaction, outcome)
-        if interaction.message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.message.edit(view=None)
+        await clear_buttons(interaction)
         return
-    await interaction.response.edit_message(content="Done: see the table.", view=None, attachments=[])
-    session = outcome.session
-    if interaction.channel_id is not None and str(interaction.channel_id) == session.channel_id:
-        channel: Any = interaction.channel
-        await interaction.followup.send(**outcome_message(outcome))
+    channel = game_channel(interaction.client, outcome.session)
+    await channel.send(**outcome_message(outcome))
+    if private:
+        await interaction.response.edit_message(content="Done: see the table.", view=None, attachments=[])
+        if panel is not None:
+            await interaction.followup.send(**panel)
     else:
-        channel = game_channel(interaction.client, session)
-        await channel.send(**outcome_message(outcome))
+        await clear_buttons(interaction)
+        await interaction.response.send_message(**panel)
     await send_private_views(interaction.client, channel, outcome)
 
 
-def private_panel(host: Host, session: SessionRecord, view: dict, player: str,
+def private_panel(session: SessionRecord, view: dict, player: str,
                   legal: Mapping[str, list[dict]]) -> dict | None:
     """Keyword arguments for `player`'s private reply: his words, picture and private components."""
     frontend = frontend_for(session.slug)
@@ -258,15 +262,11 @@ def private_panel(host: Host, session: SessionRecord, view: dict, player: str,
     return kwargs
 
 
-async def send_private_panel(interaction: discord.Interaction, host: Host, outcome: MoveOutcome,
-                             player: str) -> None:
-    """After a player's own move, his private components (if any) in a reply only he sees."""
+def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
+    """After a player's own move, his private panel when the move opened private choices for him."""
     view = outcome.views_after.get(player)
     if view is None or outcome.session.status != "active":
-        return
-    frontend = frontend_for(outcome.session.slug)
-    if not frontend.private_components(view, player, outcome.legal):
-        return
-    panel = private_panel(host, outcome.session, view, player, outcome.legal)
-    if panel is not None:
-        await interaction.followup.send(**panel)
+        return None
+    if not frontend_for(outcome.session.slug).private_components(view, player, outcome.legal):
+        return None
+    return private_panel(outcome.session, view, player, outcome.legal)

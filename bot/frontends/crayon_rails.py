@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import Component, Frontend, Legal, Names, Step, display_name
+from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
 from bot.frontends.crayon_components import acting_components, action_for_token, expand, keep_choice
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
@@ -120,7 +120,7 @@ class CrayonRailsFrontend(Frontend):
     verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:

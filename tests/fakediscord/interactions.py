@@ -134,14 +134,14 @@ def _payload(world: World, result: InteractionResult, data: dict[str, Any]) -> d
         payload["authorizing_integration_owners"] = {"0": "0"}
         payload["app_permissions"] = str(perms.BOT)
     else:
-        guild = world.guild
+        guild = world.guild_of(channel) or world.guild
         payload["guild_id"] = str(guild.id)
         payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
         payload["guild_locale"] = "en-US"
-        payload["member"] = payloads.member(world, result.user, with_permissions=True)
+        payload["member"] = payloads.member(world, result.user, with_permissions=True, guild=guild)
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-        payload["app_permissions"] = str(world.permissions_of(bot))
+        payload["app_permissions"] = str(world.permissions_of(bot, guild))
     if result.source_message is not None:
         payload["message"] = payloads.message(world, result.source_message)
     return payload
