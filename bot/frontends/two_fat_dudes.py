@@ -78,7 +78,7 @@ class TwoFatDudesFrontend(Frontend):
     verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
-        return draw_hallway(view, names)
+        return draw_hallway(view, names, events)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         name = partial(display_name, names)

@@ -10,6 +10,7 @@ from PIL import Image
 from bot.frontend import ActionButton, Form
 from bot.frontends import FRONTENDS
 from bot.frontends.two_fat_dudes import FRONTEND
+from bot.render.canvas import PHONE_WIDTH
 from bot.render.two_fat_dudes import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
@@ -41,7 +42,7 @@ def test_frontend_is_registered():
 def test_board_is_a_png_of_the_expected_size():
     image = picture(view_of())
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
-    assert 800 <= WIDTH <= 1000
+    assert WIDTH == PHONE_WIDTH and HEIGHT < WIDTH
 
 
 @pytest.mark.parametrize("change", [
