@@ -1,6 +1,8 @@
 """Crayon Rails played by menus and buttons alone: what the table offers the player to act.
 
-- Setup: a multi-select of the offered demands (up to two cards, one demand each) and **Keep none**.
+- Setup: a menu of the offered cards and their demands; choosing one asks, for the chooser alone,
+  whether to keep it alone or add a second card and its demand (so no card can be named twice);
+  and **Keep none**.
 - A turn: **Place the train…** (first turn) or **Move to…** (each city the train reaches this turn, and
   each next milepost), **Load, lock or deliver…** (what the train can do where it stands), **Build
   toward…** (the suggested cities first, then a region, then a city in it: every menu stays within 25
@@ -9,7 +11,7 @@
 - After a derailment: what each derailed player may lose, for that player.
 
 Every component names the players who may use it; the shared press path refuses anyone else
-privately. Tokens are short (`mv.H9`, `bto.H9`, `reg.ne`, `k.17.0`) so they fit a custom_id, and a
+privately. Tokens are short (`mv.H9`, `bto.H9`, `reg.ne`, `kk.17.0.23.1`) so they fit a custom_id, and a
 choice is read back from the token alone, so the menus work after a restart.
 """
 
@@ -61,16 +63,31 @@ def acting_components(view: dict, legal: Legal) -> list[Component]:
 
 
 def _keeps(player: str, actions: list[dict]) -> list[Component]:
-    offered = sorted({(int(card), demand) for a in actions if a["type"] == "keep"
-                      for card, demand in a["cards"].items()})
+    """A menu of every offered card and demand; choosing one asks whether to keep a second card too."""
+    offered = _offered_keeps(actions)
     found: list[Component] = []
     if offered:
         options = tuple(Option(f"#{card} {demand_text(card, demand)}"[:100], f"k.{card}.{demand}")
                         for card, demand in offered)
-        found.append(Select("keep", "Cards to keep: up to two, one demand each", options, (player,),
-                            min_values=1, max_values=min(2, len(options))))
+        found.append(Select("keep", "Keep a card: choose it and its demand…", options, (player,)))
     found.append(ActionButton("Keep none", "keep", "secondary", (player,)))
     return found
+
+
+def _offered_keeps(actions: list[dict]) -> list[tuple[int, int]]:
+    return sorted({(int(card), demand) for a in actions if a["type"] == "keep" for card, demand in a["cards"].items()})
+
+
+def _second_keep_step(view: dict, viewer: str, card: int, demand: int, legal: Mapping[str, list[dict]]) -> Step | None:
+    """After the first kept card: keep it alone, or add one other card and its demand."""
+    offered = _offered_keeps(legal.get(viewer, []))
+    if (card, demand) not in offered:
+        return None
+    options = [Option(f"Keep only #{card}", f"kk.{card}.{demand}")]
+    options += [Option(f"Also #{other} {demand_text(other, index)}"[:100], f"kk.{card}.{demand}.{other}.{index}")
+                for other, index in offered if other != card]
+    return Step(f"Keep #{card} for {demand_text(card, demand)}. Keep a second card as well?",
+                (Select(f"k.{card}.{demand}", "Keep only this card, or add one…", tuple(options), (viewer,)),))
 
 
 def _losses(pending: list[str], legal: Legal) -> list[Component]:
@@ -162,6 +179,9 @@ def _state(view: dict) -> State:
 def expand(token: str, view: dict, viewer: str, legal: Mapping[str, list[dict]]) -> Step | None:
     """A region's cities, or a build's preview with Confirm; None for tokens that are actions."""
     kind, _, rest = token.partition(".")
+    parts = rest.split(".")
+    if kind == "k" and len(parts) == 2 and all(part.isdigit() for part in parts):
+        return _second_keep_step(view, viewer, int(parts[0]), int(parts[1]), legal)
     if kind == "reg" and rest in REGIONS:
         return _region_step(view, viewer, rest)
     if kind == "bto" and "=" not in rest and board().city_at(rest.upper()):
@@ -218,17 +238,7 @@ def action_for_token(token: str) -> dict | None:
         return {"type": "start", "city": rest}
     if kind == "bto" and rest.endswith("=go"):
         return {"type": "build", "to": rest.removesuffix("=go")}
-    if kind == "k" and rest:
-        return keep_choice([token])
+    if kind == "kk" and rest:
+        numbers = rest.split(".")
+        return {"type": "keep", "cards": {numbers[i]: int(numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)}}
     return None
-
-
-def keep_choice(tokens: list[str]) -> dict:
-    """The keep action of the multi-select: `k.17.0` tokens, each card at most once."""
-    kept: dict[str, int] = {}
-    for token in tokens:
-        _, card, demand = token.split(".")
-        if card in kept:
-            raise IllegalMove(f"Card {card} is chosen twice: keep each card on one demand only.")
-        kept[card] = int(demand)
-    return {"type": "keep", "cards": kept}

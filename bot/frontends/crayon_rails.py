@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
-from bot.frontends.crayon_components import acting_components, action_for_token, expand, keep_choice
+from bot.frontends.crayon_components import acting_components, action_for_token, expand
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -212,11 +212,6 @@ class CrayonRailsFrontend(Frontend):
 
     def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
         return expand(token, view, viewer, legal)
-
-    def action_for_choice(self, key: str, tokens: list[str]) -> dict:
-        if key == "keep":
-            return keep_choice(tokens)
-        return super().action_for_choice(key, tokens)
 
     def action_for_button(self, token: str) -> dict:
         menu_action = action_for_token(token)

@@ -15,21 +15,24 @@ from games.crayon_rails.state import State, private_cards, private_load_aboard, 
 def goal_cities(state: State, player_id: str) -> dict[str, str]:
     """City name -> why it matters, for cities not yet on the player's network, most pressing first.
 
-    First the cards: where each kept or locked demand is delivered, and for a kept card whose
-    load is not aboard, the cities supplying it; then the major cities not joined.
+    First where the player's kept and locked demands are delivered, then the major cities not
+    joined, then the cities supplying a kept card's load that is not aboard yet.
     """
     the_board = board()
     own = network(state.player(player_id))
     goals: dict[str, str] = {}
+    supplies: dict[str, str] = {}
     for card in private_cards(state, player_id):
         wanted = demand_card(card.id).demands[card.locks[0].demand]
         goals.setdefault(wanted.city, f"delivers {wanted.load} for your card #{card.id}")
         if not private_load_aboard(state, card):
             for supplier in the_board.suppliers(wanted.load):
-                goals.setdefault(supplier.name, f"supplies {wanted.load} for your card #{card.id}")
+                supplies.setdefault(supplier.name, f"supplies {wanted.load} for your card #{card.id}")
     for card, lock in public_locks(state, player_id):
         wanted = demand_card(card.id).demands[lock.demand]
         goals.setdefault(wanted.city, f"delivers {wanted.load} for your lock on #{card.id}")
     for city in the_board.majors:
         goals.setdefault(city.name, "a major city you have not joined")
+    for name, why in supplies.items():
+        goals.setdefault(name, why)
     return {name: why for name, why in goals.items() if the_board.cities[name].at not in own}
