@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.frontend import ActionButton, Component, Legal, Option, Select, Step, chunked_select
+from bot.render.crayon_rails import draw_build_preview
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.building import plan_build
 from games.crayon_rails.cards import demand_card
@@ -226,7 +227,9 @@ def _preview_step(view: dict, viewer: str, target: str) -> Step:
     reach = "" if path[-1] == target else f", toward {place(target)} (the rest on a later turn)"
     text = (f"Build {len(path) - 1} section{'s' if len(path) > 2 else ''} from {place(path[0])} to "
             f"{place(path[-1])}{reach} for **{cost}** (cash {cash} -> {cash - cost}): {' '.join(path)}.")
-    return Step(text, (ActionButton("Confirm build", f"bto.{target}=go", "success", (viewer,)),))
+    caption = f"Proposed: {len(path) - 1} sections to {place(path[-1])}, cost {cost}"
+    return Step(text, (ActionButton("Confirm build", f"bto.{target}=go", "success", (viewer,)),),
+                lambda names: draw_build_preview(view, dict(names), path, caption))
 
 
 def action_for_token(token: str) -> dict | None:

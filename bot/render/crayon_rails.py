@@ -57,14 +57,20 @@ class MapStyle:
     """Detailed maps name each city with its milepost and supplies; the overview uses codes."""
 
     def point(self, milepost: str) -> tuple[float, float]:
-        x, y = board().position(milepost)
-        return self.margin + x * self.spacing, self.margin + y * self.spacing
+        return _point(self, milepost)
 
     @property
     def size(self) -> tuple[int, int]:
         the_board = board()
         return (round(2 * self.margin + (the_board.width - 0.5) * self.spacing),
                 round(2 * self.margin + (the_board.height - 1) * self.spacing * math.sqrt(3) / 2))
+
+
+@lru_cache(maxsize=2048)
+def _point(style: MapStyle, milepost: str) -> tuple[float, float]:
+    """Where a milepost sits on a map of this style (cached: every picture asks for the same points)."""
+    x, y = board().position(milepost)
+    return style.margin + x * style.spacing, style.margin + y * style.spacing
 
 
 ZOOM = MapStyle(ZOOM_SPACING, 40, 7, 13, True)
@@ -209,6 +215,17 @@ def _colour(seat: int) -> tuple[int, int, int]:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
+def train_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int) -> None:
+    """A player's train: a circle for the first seat, a square for the second (told apart by shape as
+    well as colour, whatever the names); the header shows the same mark beside each name."""
+    x, y = centre
+    box = (x - r, y - r, x + r, y + r)
+    if seat % 2 == 0:
+        draw.ellipse(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+    else:
+        draw.rectangle(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+
+
 def _place(milepost: str | None) -> str:
     if not milepost:
         return "not placed"
@@ -261,9 +278,12 @@ class Table:
             if self.acting is player:
                 draw.rectangle((0, y - 2, WIDTH, y + 53), fill=INDEX[HIGHLIGHT])
                 draw.polygon([(2, y + 4), (2, y + 22), (11, y + 13)], fill=INDEX[colour])
-            end = stamp(image, (PAD + 6, y), self.name(player["id"])[:16], 24, colour)
+            train_mark(draw, (PAD + 22, y + 13), 9, seat)
+            end = stamp(image, (PAD + 38, y), self.name(player["id"])[:16], 24, colour)
             stamp(image, (end + 12, y), f"${player['cash']}M", 24, INK)
-            stamp(image, (WIDTH - PAD, y + 2), f"majors {player['majors_joined']}/3 · markers {player['markers']}",
+            needed = view.get("options", {}).get("major_cities", 3)
+            goals = f"majors {player['majors_joined']}/{needed} · markers {player['markers']}"
+            stamp(image, (WIDTH - PAD, y + 2), goals,
                   18, INK, "ra")
             loads = ", ".join(player["loads"]) or "no loads"
             stamp(image, (PAD + 6, y + 29), f"{player['train']} · {_place(player['at'])} · {loads}", 19, INK)
@@ -336,8 +356,7 @@ class Table:
                 continue
             x, y = at(player["at"])
             x += (-1 if seat == 0 else 1) * style.train * 0.6
-            r = style.train
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+            train_mark(draw, (x, y), style.train, seat)
             if style.detailed:
                 stamp(image, (x, y), self.name(player["id"])[:2], 15, WHITE, "mm")
 
