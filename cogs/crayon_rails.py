@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, game_session, guarded, host_of, perform_game_command
+from bot.actions import announce, game_session, guarded, host_of, perform_game_command, pressed_session
 from bot.frontends.crayon_cities import cities_text, city_choices
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
@@ -86,6 +86,7 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
             host = host_of(interaction)
+            await pressed_session(interaction, self.session_id)
             if self.choice == "no":
                 await interaction.response.send_message("Build cancelled: nothing was built.", ephemeral=True)
             elif (await host.session(self.session_id)).version != self.version:

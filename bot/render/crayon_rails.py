@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.canvas import BACKGROUND, INK, MUTED, PLAYER_COLOURS, font
+from bot.render.canvas import BACKGROUND, INK, MUTED, PLAYER_COLOURS, font, token_labels
 from games.crayon_rails.mapdata import COLUMNS, board
 
 WIDTH = 600
@@ -351,6 +351,7 @@ class Table:
             r = style.track
             for x, y in points:
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=INDEX[PREVIEW], outline=INDEX[INK])
+        labels = token_labels([self.name(player["id"]) for player in self.view["players"]])
         for seat, player in enumerate(self.view["players"]):
             if not player["at"]:
                 continue
@@ -358,7 +359,7 @@ class Table:
             x += (-1 if seat == 0 else 1) * style.train * 0.6
             train_mark(draw, (x, y), style.train, seat)
             if style.detailed:
-                stamp(image, (x, y), self.name(player["id"])[:2], 15, WHITE, "mm")
+                stamp(image, (x, y), labels[seat], 15 if len(labels[seat]) < 3 else 12, WHITE, "mm")
 
     def _event_marks(self, draw: ImageDraw.ImageDraw, at, style: MapStyle) -> None:
         the_board = board()
