@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.frontend import Names, display_name
+from games.core import SeededRandomness
+from games.crayon_rails.determinize import determinize
+from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
+from games.crayon_rails.routing import cheapest_build_path, network, train_route
 
 SIZES = {"major": "major city", "medium": "medium city", "small": "small city"}
 
@@ -53,8 +57,10 @@ def cities_text(view: dict | None, player_id: str | None, names: Names, city: st
         if found is None:
             return f"There is no city called {city!r}: pick one from the list, e.g. {next(iter(the_board.cities))}."
         return _one_city(found, demands, view, player_id, names)
-    lines = [city_line(c, demands) for c in sorted(the_board.cities.values(), key=lambda c: (c.size != "major",
-                                                                                                c.name))]
+    seated = view is not None and any(p["id"] == player_id for p in view["players"])
+    goals = goal_cities(determinize(view, SeededRandomness(0)), player_id) if seated else {}
+    lines = [city_line(c, demands) + (f" · **your goal**: {goals[c.name]}" if c.name in goals else "")
+             for c in sorted(the_board.cities.values(), key=lambda c: (c.size != "major", c.name))]
     head = "Cities: milepost · loads supplied · open demands (load payoff, card, demand). " \
            "Majors first; `/cities city:` for one city and who supplies what it wants."
     return "\n".join([head, *lines])
@@ -81,10 +87,29 @@ def _one_city(city: City, demands: Mapping[str, list[str]], view: dict | None, p
         if trains:
             lines.append("Here now: " + ", ".join(trains) + ".")
         if player_id and any(p["id"] == player_id for p in view["players"]):
-            mine = next(p for p in view["players"] if p["id"] == player_id)
-            joined = any(city.at in section for section in mine["track"])
-            lines.append("On your track." if joined else "Not on your track yet: `/build to:` " + city.name + ".")
+            lines += _your_way_there(view, player_id, city)
     return "\n".join(lines)
+
+
+def _your_way_there(view: dict, player_id: str, city: City) -> list[str]:
+    """Why the city matters to the asker, and what track or running it takes to get there."""
+    state = determinize(view, SeededRandomness(0))
+    lines = []
+    why = goal_cities(state, player_id).get(city.name)
+    if why:
+        lines.append(f"Your goal: it {why}." if not why.startswith("a ") else f"Your goal: {why}.")
+    if city.at in network(state.player(player_id)):
+        lines.append("On your track.")
+        if state.player(player_id).at and state.turn is not None:
+            route = train_route(state, player_id, city.name)
+            if route is not None:
+                lines.append(f"Your train is {len(route.path)} mileposts away along track"
+                             + (f" (with a fee of {route.fee})." if route.fee else "."))
+    else:
+        found = cheapest_build_path(state, player_id, city.at, budget=10_000)
+        cost = f"about {found.cost} of track" if found else "no track can reach it now"
+        lines.append(f"Not on your track yet: {cost} from your network (`/build to:{city.name}`).")
+    return lines
 
 
 def city_choices(current: str) -> list[tuple[str, str]]:

@@ -160,7 +160,13 @@ def test_cities_lists_each_city_with_milepost_supplies_and_open_demands():
     kept = demand_card(kept_card).demands[0]
     assert f"#{kept_card} your card" in text and f"{kept.load} {kept.payoff}" in text
     assert f"#{bobs} " not in text, "the other player's kept card is not an open demand for Alice"
+    northgate_line = next(line for line in text.splitlines() if line.startswith("**Northgate**"))
+    assert "your goal**: a major city you have not joined" in northgate_line
     one = cities_text(view, "alice", NAMES, wanted.city)
     assert one.startswith(f"**{wanted.city}**") and "supplied by" in one
+    northgate = cities_text(view, "alice", NAMES, "Northgate")
+    assert "Your goal: a major city you have not joined." in northgate and "of track from your network" in northgate
+    dunmore = cities_text(view, "alice", NAMES, "dunmore")
+    assert "On your track." in dunmore and "Your train is 6 mileposts away" in dunmore
     assert "There is no city" in cities_text(view, "alice", NAMES, "Atlantis")
     assert ("Northgate (I2): Steel", "Northgate") in city_choices("steel")
