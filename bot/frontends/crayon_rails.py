@@ -127,7 +127,8 @@ class CrayonRailsFrontend(Frontend):
                 "deliver": "/deliver — a locked load here, for its payoff",
                 "pitch": "/pitch — give up your turn to discard three pool cards",
                 "upgrade": "/upgrade — your train, for 20 instead of building",
-                "endturn": "/endturn — end your turn"}
+                "endturn": "/endturn — end your turn",
+                "cities": "/cities [city] — privately: each city's milepost, supplies and open demands"}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))
