@@ -229,3 +229,13 @@ def test_describe_state_tells_positions_scores_edge_and_offer():
     over = view_of(phase="over", positions=[14, 3], exited=[True, False], winners=[A])
     assert "Winners: Alice" in FRONTEND.describe_state(over, NAMES)
     assert "out of the hallway" in FRONTEND.describe_state(over, NAMES)
+
+
+def test_two_players_whose_names_start_alike_get_tokens_told_apart():
+    from bot.render.canvas import token_labels
+
+    assert token_labels(["Bob", "Brian"]) == ["Bo", "Br"]
+    assert token_labels(["alice", "bob"]) == ["A", "B"]
+    assert token_labels(["Bob", "bob"]) == ["1", "2"]
+    view = view_of(phase="walk", positions=[3, 9])
+    assert FRONTEND.draw_board(view, {A: "Bob", B: "Brian"}).startswith(b"\x89PNG")
