@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from bot.ai_seats import AI_NAME
+from bot.ai_seats import AI_NAME, is_ai_id
 from bot.host import Host
 from bot.notices import channel_link
 from bot.replies import game_label
@@ -49,9 +49,15 @@ async def stats(host: Host, player: str, guild_id: str) -> list[GameStats]:
     for against_ai in (False, True):
         games = [session for session in finished if session.against_ai == against_ai]
         played = Counter(session.slug for session in games)
-        won = Counter(session.slug for session in games if player in (session.result or {}).get("winners", []))
+        won = Counter(session.slug for session in games if _won(session, player))
         rows += [GameStats(slug, played[slug], won[slug], against_ai) for slug in sorted(played)]
     return rows
+
+
+def _won(session: SessionRecord, player: str) -> bool:
+    """Whether `player` won; asked about the AI (its first seat's id), a win by any AI seat counts."""
+    winners = (session.result or {}).get("winners", [])
+    return player in winners or (is_ai_id(player) and any(is_ai_id(winner) for winner in winners))
 
 
 def game_list_text(host: Host, player: str, sessions: list[SessionRecord], *, everywhere: bool) -> str:
