@@ -51,7 +51,7 @@ class AiPlayer:
         """A fixed search size instead of the time budget (tests: the same move on every machine)."""
         self.sleep = sleep
         """How the pause is waited (tests pass one that does not sleep)."""
-        self._seed_source = seed_source
+        self.seed_source = seed_source
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -114,7 +114,7 @@ class AiPlayer:
             return False
         game = get_game(session.slug)
         view = self.host.view_for(session, player)
-        rng = SeededRandomness(self._seed_source())
+        rng = SeededRandomness(self.seed_source())
         budget = {"iterations": self.iterations} if self.iterations else {"seconds": self.think}
         action = await asyncio.to_thread(choose_action, game, view, player, rng, **budget)
         try:

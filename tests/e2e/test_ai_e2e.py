@@ -33,6 +33,8 @@ def quick_ai(bot: ParlorBot) -> None:
     assert bot.ai is not None
     bot.ai.sleep = no_pause
     bot.ai.iterations = 8
+    seeds = iter(range(1, 1_000_000))
+    bot.ai.seed_source = lambda: next(seeds)
 
 
 async def play_with_the_ai(fake: FakeDiscord, bot: ParlorBot, game: RandomPlay, limit: int) -> None:
@@ -144,3 +146,10 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
     final = await parlor.host.last_session_in(str(channel.id))
     assert final.status == "finished"
     assert final.result["stand_ins"] == {str(bob.id): session.players[1].stand_ins}, "the result says who played"
+
+
+async def test_a_whole_game_of_crayon_rails_against_the_ai(fake_discord, parlor):
+    seeds = iter(range(3, 10_000))
+    parlor.host._seed_source = lambda: next(seeds)  # the same deck every run, so the game surely ends
+    session, _ = await against_the_ai(fake_discord, parlor, "crayon-rails", seed=1, limit=4000)
+    assert session.result["winners"], "someone met the victory conditions"
