@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +31,16 @@ from bot.turn_clock import (
     timeout_result,
 )
 from games import get_game
-from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
+from games.core import (
+    Game,
+    IllegalMove,
+    Randomness,
+    RecordingRandomness,
+    SeededRandomness,
+    UnknownGame,
+)
+from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
+from games.record import replay_log, with_names
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -69,11 +78,12 @@ class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
     def __init__(self, store: Store, clock: Clock = time.time,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(256),
                  periods: Periods | None = None) -> None:
         self.store = store
         self.clock = clock
         self._seed_source = seed_source
+        """Draws each game's secret 256-bit dice seed (games.dice) when it begins; tests pass their own."""
         self.default_periods = periods or Periods()
         self.timers_added: Callable[[float], None] = lambda due_at: None
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
@@ -223,10 +233,11 @@ class Host:
 
     async def _begin_locked(self, session: SessionRecord, actor: str) -> MoveOutcome:
         game = get_game(session.slug)
-        rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+        seed = seed_from_int(self._seed_source())
+        rng = RecordingRandomness(DiceRandomness(seed, session.id, SETUP_SEQ))
         state = game.new_game(session.player_ids, rng, session.options or None)
         wait = await self._wait_plan(session, game.to_act(state), actor)
-        session = await self._write(session, status="active", state=state.model_dump_json(),
+        session = await self._write(session, status="active", state=state.model_dump_json(), dice_seed=seed,
                                     setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
                                     timers=wait.timers)
         self._scheduled(wait)
@@ -284,7 +295,7 @@ class Host:
             game = get_game(session.slug)
             self._require_playable(session, game, expected_version)
             state = self.state_of(session)
-            rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+            rng = RecordingRandomness(await self._chance_of_next_move(session))
             try:
                 new_state, events = game.apply(state, player, dict(action), rng)
             except IllegalMove as refusal:
@@ -312,6 +323,15 @@ class Host:
                 views_before={p: game.view(state, p) for p in session.player_ids},
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
             )
+
+    async def _chance_of_next_move(self, session: SessionRecord) -> Randomness:
+        """The next move's dice, fixed by the game's seed and the move's sequence number.
+
+        A game begun before dice were committed has no seed and keeps drawing as it did.
+        """
+        if session.dice_seed is None:
+            return SeededRandomness(self._seed_source())
+        return DiceRandomness(session.dice_seed, session.id, await self.store.last_seq(session.id) + 1)
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
                 expected_version: int | None = None) -> list[dict]:
@@ -409,9 +429,7 @@ class Host:
     @staticmethod
     def humanize(session: SessionRecord, message: str) -> str:
         """Engines name players by id; show their names instead."""
-        for seat in sorted(session.players, key=lambda s: len(s.id), reverse=True):
-            message = message.replace(seat.id, seat.name)
-        return message
+        return with_names(message, {seat.id: seat.name for seat in session.players})
 
     # -- the audit -----------------------------------------------------------
 
@@ -420,10 +438,9 @@ class Host:
         session = await self.session(session_id)
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
-        game = get_game(session.slug)
-        state = game.new_game(session.player_ids, ScriptedRandomness(**session.setup_outcomes),
-                              session.options or None)
-        for move in await self.store.moves(session_id):
-            state, _ = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
+        moves = await self.store.moves(session_id)
+        steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
+                           ((m.player, m.action, m.outcomes) for m in moves))
+        (state, _), = deque(steps, maxlen=1)
         return state
 

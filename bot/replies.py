@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.buttons import BUTTON_ITEMS, ActionButton, LobbyButton
+from bot.dice_table import add_dice_field
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome
 from bot.store import MoveRecord, SessionRecord
@@ -83,6 +84,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     embed = discord.Embed(title=game.title, description=description or None, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    add_dice_field(embed, session)
     png = frontend.draw_board(public_view, image_names(session))
     view = discord.ui.View(timeout=None)
     if session.status == "active":

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from bot.migrations import MIGRATIONS
 
@@ -50,6 +50,8 @@ class SessionRecord(BaseModel):
     created_at: float
     updated_at: float
     waiting_since: dict[str, float] | None = None
+    dice_seed: str | None = Field(default=None, repr=False)
+    """The game's secret dice seed (games.dice): never shown, logged or exported while the game runs."""
 
     @property
     def player_ids(self) -> list[str]:
@@ -204,6 +206,14 @@ class Store:
             for row in rows
         ]
 
+    async def last_seq(self, session_id: int) -> int:
+        """The sequence number of the session's latest move (0 before the first)."""
+        async with self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session_id,)
+        ) as cursor:
+            (last,) = await cursor.fetchone()
+        return last
+
     # -- writing -------------------------------------------------------------
 
     async def create_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
@@ -237,10 +247,7 @@ class Store:
         """Append a move and store the session's new state (and its new timers) in one transaction."""
         async with self._transaction():
             await self._update(session, now, changes, timers)
-            async with self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session.id,)
-            ) as cursor:
-                (last,) = await cursor.fetchone()
+            last = await self.last_seq(session.id)
             await self._db.execute(
                 "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -368,7 +375,7 @@ class Store:
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
-_COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason"}
+_COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason", "dice_seed"}
 
 
 def _encode(key: str, value: Any) -> Any:
