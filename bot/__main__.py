@@ -10,7 +10,7 @@ import sys
 import discord
 from pydantic import ValidationError
 
-from bot.client import ParlorBot, point_at_discord
+from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
 
@@ -40,7 +40,7 @@ def main() -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    async with ParlorBot(settings) as bot:
+    async with create_bot(settings) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.
         loop = asyncio.get_running_loop()

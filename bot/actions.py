@@ -151,18 +151,6 @@ async def clear_buttons(interaction: discord.Interaction) -> None:
             await interaction.message.edit(view=None)
 
 
-async def press_action_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
-    async def work() -> None:
-        host = host_of(interaction)
-        session = await host.session(session_id)
-        action = frontend_for(session.slug).action_for_button(token)
-        outcome = await host.act(session_id, str(interaction.user.id), action, expected_version=version)
-        await announce(interaction, outcome)
-        await clear_buttons(interaction)
-
-    await guarded(interaction, work)
-
-
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> None:
         host = host_of(interaction)
@@ -206,5 +194,6 @@ async def begin(interaction: discord.Interaction, channel_id: str) -> None:
 async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
     players = ", ".join(mention(p) for p in outcome.session.player_ids)
     await interaction.response.send_message(
-        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}."))
+        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}.",
+                        legal=outcome.legal))
     await send_private_views(interaction.client, interaction.channel, outcome)

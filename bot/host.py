@@ -68,6 +68,8 @@ class MoveOutcome:
     views_before: dict[str, dict] = field(default_factory=dict)
     views_after: dict[str, dict] = field(default_factory=dict)
     began: bool = False
+    legal: dict[str, list[dict]] = field(default_factory=dict)
+    """Each seated player's legal actions after the move: what the table's components offer."""
 
     @property
     def to_act(self) -> list[str]:
@@ -152,6 +154,14 @@ class Host:
         if session.status != "active" or player not in session.player_ids:
             return []
         return get_game(session.slug).legal_actions(self.state_of(session), player)
+
+    def legal_by_player(self, session: SessionRecord) -> dict[str, list[dict]]:
+        """Every seated player's legal actions now (empty for those who may not act)."""
+        return {player: self.legal_actions(session, player) for player in session.player_ids}
+
+    def require_current(self, session: SessionRecord, expected_version: int) -> None:
+        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
+        self._require_playable(session, get_game(session.slug), expected_version)
 
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
@@ -244,7 +254,7 @@ class Host:
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
-                           views_after=views, began=True)
+                           views_after=views, began=True, legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
         """The next game of a match: the last game's players in the same seats, begun at once.
@@ -322,6 +332,7 @@ class Host:
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
+                legal=self.legal_by_player(updated),
             )
 
     async def _chance_of_next_move(self, session: SessionRecord) -> Randomness:

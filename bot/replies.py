@@ -7,11 +7,12 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.buttons import BUTTON_ITEMS, ActionButton, LobbyButton
+from bot.buttons import LobbyButton
+from bot.components import component_view
 from bot.dice_table import add_dice_field
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome
@@ -73,8 +74,12 @@ def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str |
 
 
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
-                  headline: str | None = None) -> dict:
-    """Keyword arguments for `send_message`: the board embed, its picture and the next-step buttons."""
+                  headline: str | None = None, legal: Mapping[str, list[dict]] | None = None) -> dict:
+    """Keyword arguments for `send_message`: the board embed, its picture and the next step's components.
+
+    `legal` holds each player's legal actions, from which the frontend draws its menus; without it
+    only the buttons the public view alone allows are drawn.
+    """
     game = get_game(session.slug)
     frontend = frontend_for(session.slug)
     names = text_names(session)
@@ -86,12 +91,8 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
     add_dice_field(embed, session)
     png = frontend.draw_board(public_view, image_names(session))
-    view = discord.ui.View(timeout=None)
-    if session.status == "active":
-        for button in frontend.buttons(public_view):
-            item = BUTTON_ITEMS.get((session.slug, button.token), ActionButton)
-            view.add_item(item(session.id, session.version, button.token, label=button.label,
-                               style=getattr(discord.ButtonStyle, button.style)))
+    components = frontend.components(public_view, legal or {}) if session.status == "active" else []
+    view = component_view(session.slug, session.id, session.version, components)
     to_act = public_view.get("to_act") or []
     winners = (session.result or {}).get("winners") or []
     prompts = frontend.prompts(public_view) if session.status == "active" else {}
@@ -107,7 +108,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
 
 
 def outcome_message(outcome: MoveOutcome) -> dict:
-    return board_message(outcome.session, outcome.public_view, outcome.events)
+    return board_message(outcome.session, outcome.public_view, outcome.events, legal=outcome.legal)
 
 
 def lobby_message(session: SessionRecord, note: str | None = None) -> dict:

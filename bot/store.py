@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 from pydantic import BaseModel, Field
 
+from bot import db_files
 from bot.migrations import MIGRATIONS
 
 OPEN_STATUSES = ("lobby", "active")
@@ -134,13 +135,16 @@ class Store:
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         path = Path(path)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+        on_disk = str(path) != ":memory:"
+        if on_disk:
+            db_files.prepare(path)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = sqlite3.Row
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
+        if on_disk:
+            db_files.tighten(path)
         store = cls(db)
         await store._migrate()
         return store

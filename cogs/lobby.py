@@ -87,7 +87,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                 return
             view = host.public_view(session)
             await interaction.response.send_message(
-                **board_message(session, view, headline=waiting_line(session, view, host.clock())))
+                **board_message(session, view, headline=waiting_line(session, view, host.clock()),
+                                legal=host.legal_by_player(session)))
 
         await guarded(interaction, work)
 
@@ -139,7 +140,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             headline = (f"{interaction.user.mention} claimed the game: {idle} let the "
                         f"{periods.turn_clock_hours:g} h turn clock run out.")
             await interaction.response.send_message(
-                **board_message(session, host.public_view(session), headline=headline))
+                **board_message(session, host.public_view(session), headline=headline,
+                                legal=host.legal_by_player(session)))
 
         await guarded(interaction, work)
 
