@@ -86,7 +86,7 @@ class ParlorBot(commands.Bot):
                                                 turn_clock_hours=self.settings.turn_clock_hours))
         notices = DiscordNotices(self)
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
-                                         send_notice=notices.send_notice)
+                                         send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)

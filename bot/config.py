@@ -8,6 +8,8 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.shards import Shards
+
 
 class MissingToken(RuntimeError):
     """Raised when the bot is started without DISCORD_TOKEN."""
@@ -67,6 +69,11 @@ class Settings(BaseSettings):
     def sharded(self) -> bool:
         """True when SHARD_COUNT is set: this process is an AutoShardedBot over `own_shards`."""
         return self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards | None:
+        """The guilds this process owns (its reminders); None when unsharded: every guild."""
+        return Shards(self.shard_count, tuple(self.own_shards)) if self.shard_count is not None else None
 
     @property
     def own_shards(self) -> list[int]:

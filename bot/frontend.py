@@ -25,7 +25,7 @@ step may still hold more than 25.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,6 +36,9 @@ _TOKEN = re.compile(TOKEN_PATTERN)
 
 Names = Mapping[str, str]
 """Player id -> how to show that player (a mention in text, a display name in images)."""
+
+Events = Sequence[dict]
+"""The engine's events of the move just made (empty when a board is drawn again without a move)."""
 
 
 def display_name(names: Names, player_id: str) -> str:
@@ -174,8 +177,8 @@ class Frontend:
     verbs: Mapping[str, str] = {}
     """Shared verb -> one line on how it is used in this game (for help and refusals)."""
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
-        """The public board as PNG bytes."""
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
+        """The public board as PNG bytes; `events` lets it show what just happened (the dice rolled)."""
         raise NotImplementedError
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:

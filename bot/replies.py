@@ -90,7 +90,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
     add_dice_field(embed, session)
-    png = frontend.draw_board(public_view, image_names(session))
+    png = frontend.draw_board(public_view, image_names(session), list(events))
     components = frontend.components(public_view, legal or {}) if session.status == "active" else []
     view = component_view(session.slug, session.id, session.version, components)
     to_act = public_view.get("to_act") or []

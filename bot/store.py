@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from bot import db_files
 from bot.migrations import MIGRATIONS
+from bot.shards import Shards
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -280,8 +281,10 @@ class Store:
             return await self._unfired_timers("", ())
         return await self._unfired_timers("AND session_id = ?", (session_id,))
 
-    async def due_timers(self, now: float) -> list[Timer]:
-        return await self._unfired_timers("AND due_at <= ?", (now,))
+    async def due_timers(self, now: float, shards: Shards | None = None) -> list[Timer]:
+        """Timers due by `now`; only those of guilds on `shards`, when this process runs some shards."""
+        condition, params = _on_shards(shards)
+        return await self._unfired_timers(f"AND due_at <= ?{condition}", (now, *params))
 
     async def _unfired_timers(self, condition: str, params: Sequence[Any]) -> list[Timer]:
         async with self._db.execute(
@@ -290,8 +293,10 @@ class Store:
             rows = await cursor.fetchall()
         return [Timer.model_validate(dict(row)) for row in rows]
 
-    async def next_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE fired = 0") as cursor:
+    async def next_due(self, shards: Shards | None = None) -> float | None:
+        condition, params = _on_shards(shards)
+        async with self._db.execute(f"SELECT MIN(due_at) FROM timers WHERE fired = 0{condition}",
+                                    tuple(params)) as cursor:
             (due,) = await cursor.fetchone()
         return due
 
@@ -376,6 +381,14 @@ class Store:
             raise StaleVersion(session.id)
         if timers is not None:
             await self._replace_timers(session.id, timers)
+
+
+def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
+    """An extra condition on `timers` for the guilds of `shards` (none: every timer)."""
+    if shards is None:
+        return "", []
+    condition, params = shards.condition("sessions.guild_id")
+    return f" AND session_id IN (SELECT id FROM sessions WHERE {condition})", params
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}

@@ -25,6 +25,7 @@ from typing import Any
 from bot.frontend import (
     ActionButton,
     Component,
+    Events,
     Frontend,
     Legal,
     Names,
@@ -139,7 +140,7 @@ class FollowTheArrowFrontend(Frontend):
         "jump": "/jump pawn:3 path:c4 c6 — a jump, naming each circle it lands on.",
     }
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_follow_the_arrow(view, names)
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:

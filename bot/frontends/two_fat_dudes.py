@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 
@@ -75,7 +75,7 @@ class TwoFatDudesFrontend(Frontend):
     rules_text = RULES_TEXT
     verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_hallway(view, names)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
