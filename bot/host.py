@@ -204,10 +204,13 @@ class Host:
             reserved = [user for user in session.invited if user not in session.player_ids]
             if seat.id not in reserved and free <= len(reserved):
                 raise UserError("The remaining seats are saved for the invited players.")
-            session = await self._write(session, players=[*session.players, seat])
-            if len(session.players) == game.max_players:
-                return session, await self._begin_locked(session, actor=seat.id)
-            return session, None
+            players = [*session.players, seat]
+            if len(players) == game.max_players:
+                # Seated and begun by one commit: a crash between the two would leave a full lobby
+                # that never begins.
+                began = await self._begin_locked(session, actor=seat.id, players=players)
+                return began.session, began
+            return await self._write(session, players=players), None
 
     async def leave(self, channel_id: str, player: str) -> SessionRecord:
         """Leave a lobby; the last one out closes it."""
@@ -241,15 +244,30 @@ class Host:
                                 f"{len(session.players)} joined so far.")
             return await self._begin_locked(session, actor=player)
 
-    async def _begin_locked(self, session: SessionRecord, actor: str) -> MoveOutcome:
+    async def _begin_locked(self, session: SessionRecord, actor: str, players: list[Seat] | None = None
+                            ) -> MoveOutcome:
+        """Begin the lobby with `players` (its own by default), seating and beginning in one commit."""
+        players = list(session.players) if players is None else players
+        state, rng, wait, seed = await self._new_game(session, [seat.id for seat in players], actor)
+        session = await self._write(session, players=players, **self._begin_changes(state, rng, wait, seed))
+        return self._began(session, state, wait)
+
+    async def _new_game(self, session: SessionRecord, player_ids: list[str], actor: str
+                        ) -> tuple[BaseModel, RecordingRandomness, WaitPlan, str]:
+        """A new game's state for `player_ids`, the chance its setup drew, whom it waits on, and its dice seed."""
         game = get_game(session.slug)
         seed = seed_from_int(self._seed_source())
-        rng = RecordingRandomness(DiceRandomness(seed, session.id, SETUP_SEQ))
-        state = game.new_game(session.player_ids, rng, session.options or None)
-        wait = await self._wait_plan(session, game.to_act(state), actor)
-        session = await self._write(session, status="active", state=state.model_dump_json(), dice_seed=seed,
-                                    setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
-                                    timers=wait.timers)
+        rng = RecordingRandomness(DiceRandomness(seed, SETUP_SEQ))
+        state = game.new_game(player_ids, rng, session.options or None)
+        return state, rng, await self._wait_plan(session, game.to_act(state), actor), seed
+
+    @staticmethod
+    def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan, seed: str) -> dict[str, Any]:
+        return {"status": "active", "state": state.model_dump_json(), "setup_outcomes": rng.outcomes,
+                "waiting_since": wait.waiting_since, "timers": wait.timers, "dice_seed": seed}
+
+    def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
+        game = get_game(session.slug)
         self._scheduled(wait)
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
@@ -276,15 +294,17 @@ class Host:
         if not options:
             raise UserError(f"{game.title} has no rematch: `/game start` a new game instead.")
         creator = next(seat for seat in last.players if seat.id == player)
+        # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
+        draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
+        state, rng, wait, seed = await self._new_game(draft, last.player_ids, player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
-                                                    now=self.clock())
+                                                    now=self.clock(), players=list(last.players),
+                                                    **self._begin_changes(state, rng, wait, seed))
         except ChannelBusy:
             raise UserError("Another game was opened in this channel at the same moment.") from None
-        async with self._lock(session.id):
-            session = await self._write(session, players=list(last.players))
-            return await self._begin_locked(session, actor=player)
+        return self._began(session, state, wait)
 
     async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
         session = await self.open_session(channel_id)
@@ -342,7 +362,7 @@ class Host:
         """
         if session.dice_seed is None:
             return SeededRandomness(self._seed_source())
-        return DiceRandomness(session.dice_seed, session.id, await self.store.last_seq(session.id) + 1)
+        return DiceRandomness(session.dice_seed, await self.store.last_seq(session.id) + 1)
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
                 expected_version: int | None = None) -> list[dict]:

@@ -11,7 +11,6 @@ gets his private components (e.g. where to put the bone he drew) in a reply only
 
 from __future__ import annotations
 
-import contextlib
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.actions import announce, game_channel, guarded, host_of, send_private_views
+from bot.actions import announce, clear_buttons, game_channel, guarded, host_of, send_private_views
 from bot.components import component_view, form_modal
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
@@ -228,7 +227,7 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
     private = _from_private_message(interaction)
     if not private and panel is None:
         await announce(interaction, outcome)
-        await _spend(interaction)
+        await clear_buttons(interaction)
         return
     channel = game_channel(interaction.client, outcome.session)
     await channel.send(**outcome_message(outcome))
@@ -237,16 +236,9 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
         if panel is not None:
             await interaction.followup.send(**panel)
     else:
-        await _spend(interaction)
+        await clear_buttons(interaction)
         await interaction.response.send_message(**panel)
     await send_private_views(interaction.client, channel, outcome)
-
-
-async def _spend(interaction: discord.Interaction) -> None:
-    """The pressed table's components are spent; remove them so nobody presses a stale one."""
-    if interaction.message is not None:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.message.edit(view=None)
 
 
 def private_panel(session: SessionRecord, view: dict, player: str,

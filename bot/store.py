@@ -7,11 +7,10 @@ both commit, so no move is lost or applied twice, even across processes.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import aiosqlite
 from pydantic import BaseModel, Field
 
 from bot import db_files
+from bot.db_connection import SerializedConnection
 from bot.migrations import MIGRATIONS
 from bot.shards import Shards
 
@@ -129,9 +129,9 @@ class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every session: transactions must not interleave on it.
-        self._write_lock = asyncio.Lock()
+        # One connection serves every session: transactions must not interleave on it, and a read
+        # waits for another task's open transaction (bot.db_connection).
+        self._db = SerializedConnection(db)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -222,15 +222,24 @@ class Store:
     # -- writing -------------------------------------------------------------
 
     async def create_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
-                           invited: Sequence[str], options: dict[str, Any], now: float) -> SessionRecord:
+                           invited: Sequence[str], options: dict[str, Any], now: float,
+                           players: Sequence[Seat] | None = None, timers: TimerPlan | None = None,
+                           **changes: Any) -> SessionRecord:
+        """Open a lobby seating `creator` (or `players`); `changes` and `timers`, if any, are written in
+        the same transaction, so a rematch is seated and begun by one commit."""
+        seated = list(players) if players is not None else [creator]
         try:
-            async with self._write_lock:
+            async with self._transaction():
                 cursor = await self._db.execute(
                     "INSERT INTO sessions (guild_id, channel_id, slug, status, creator, players, invited, options,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, slug, creator.id, json.dumps([creator.model_dump()]),
+                    (guild_id, channel_id, slug, creator.id, _encode("players", seated),
                      json.dumps(list(invited)), json.dumps(options), now, now),
                 )
+                if changes or timers is not None:
+                    created = await self.session(cursor.lastrowid)
+                    assert created is not None
+                    await self._update(created, now, changes, timers)
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(channel_id) from error
         session = await self.session(cursor.lastrowid)
@@ -355,16 +364,8 @@ class Store:
                                        (turn_clock_hours, guild_id))
         return await self.guild_settings(guild_id)
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._db.transaction()
 
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
                       timers: TimerPlan | None) -> None:

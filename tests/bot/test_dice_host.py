@@ -18,7 +18,7 @@ from tests.bot.test_host import CHANNEL, play_until_over, start_john_henry
 
 def derived(session, seq: int, game, state, player, action):
     """What the engine draws for this step from the session's own seed."""
-    rng = RecordingRandomness(DiceRandomness(session.dice_seed, session.id, seq))
+    rng = RecordingRandomness(DiceRandomness(session.dice_seed, seq))
     game.apply(state, player, action, rng)
     return rng.outcomes
 
@@ -29,7 +29,7 @@ async def test_setup_and_every_move_come_from_the_seed(host):
     assert len(session.dice_seed) == 64
     assert session.dice_seed not in repr(session), "the seed never shows in a repr (logs, tracebacks)"
     game = get_game("john-henry")
-    setup = RecordingRandomness(DiceRandomness(session.dice_seed, session_id, 0))
+    setup = RecordingRandomness(DiceRandomness(session.dice_seed, 0))
     game.new_game(session.player_ids, setup)
     assert session.setup_outcomes == setup.outcomes
     for seq in (1, 2, 3):
@@ -79,6 +79,9 @@ async def test_a_rematch_draws_a_new_seed(host):
     first = await finish(host, session, over.model_dump_json())
     rematch = await host.rematch(CHANNEL, ALICE.id)
     assert rematch.session.dice_seed not in (None, first.dice_seed)
+    setup = RecordingRandomness(DiceRandomness(rematch.session.dice_seed, 0))
+    get_game("follow-the-arrow").new_game(rematch.session.player_ids, setup, rematch.session.options)
+    assert rematch.session.setup_outcomes == setup.outcomes
 
 
 async def test_a_game_begun_before_committed_dice_still_plays_and_replays(host, store):
