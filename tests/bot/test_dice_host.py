@@ -103,3 +103,16 @@ async def test_lobbies_that_never_began_have_no_record(host):
     await host.leave(CHANNEL, ALICE.id)
     with pytest.raises(UserError, match="never began"):
         await finished_session(host, CHANNEL, "1", None)
+
+
+async def test_a_claimed_game_reveals_its_seed_and_checks_out(host, clock):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="follow-the-arrow", creator=ALICE,
+                          options={"first": ALICE.id})
+    await host.join(CHANNEL, BOB)
+    clock.advance(100 * 3600)
+    claimed = await host.claim(CHANNEL, BOB.id)
+    assert claimed.status == "finished" and claimed.dice_seed in dice_line(claimed)
+    record = build_record(claimed, await host.moves(claimed))
+    verdict = verify(record)
+    assert record.end == "timeout" and verdict.ok, verdict.text
+    assert "claimed on the turn clock" in verdict.text
