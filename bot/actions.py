@@ -59,6 +59,13 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
             await refuse(interaction, APOLOGY)
 
 
+async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:
+    """The session a pressed component names, refused unless it belongs where it was pressed."""
+    guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+    return await host_of(interaction).session_pressed_in(session_id, channel_id=str(interaction.channel_id),
+                                                         guild_id=guild, player=str(interaction.user.id))
+
+
 async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
     """The public reply to a committed move, then each affected player's private view."""
     await interaction.response.send_message(**outcome_message(outcome))
@@ -126,7 +133,7 @@ async def game_session(interaction: discord.Interaction, slug: str, command: str
     """The channel's game when it is `slug`; otherwise a refusal pointing at the commands that fit."""
     session = await host_of(interaction).open_session(str(interaction.channel_id))
     if session.slug != slug:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).usable_commands) or "the buttons"
         raise UserError(f"/{command} is a {get_game(slug).title} command; this channel plays "
                         f"{get_game(session.slug).title}: use {usable}.")
     return session
@@ -153,8 +160,7 @@ async def clear_buttons(interaction: discord.Interaction) -> None:
 
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> None:
-        host = host_of(interaction)
-        session = await host.session(session_id)
+        session = await pressed_session(interaction, session_id)
         if session.status != "lobby":
             raise UserError("This lobby is closed. Look for the game's latest message, or `/game start`.")
         channel = str(interaction.channel_id)

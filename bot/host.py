@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
+ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
+             "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 512
 """Parsed states kept in memory; others are read back from the store when next used."""
 
@@ -114,8 +116,24 @@ class Host:
         """The channel's lobby or running game, or a refusal saying how to start one."""
         session = await self.store.open_session_in(channel_id)
         if session is None:
-            raise UserError("There is no game in this channel. Start one with `/game start`.")
+            raise UserError(await self._no_open_game(channel_id))
         return session
+
+    async def _no_open_game(self, channel_id: str) -> str:
+        """Why a command finds no game here: the last one is over (and how to start another), or none ever was."""
+        found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        if not found:
+            return "There is no game in this channel. Start one with `/game start`."
+        last = found[0]
+        title = get_game(last.slug).title
+        if last.status == "abandoned" and last.state is None:
+            return f"The {title} lobby here was closed before its game began. `/game start` opens a new game."
+        if last.status == "abandoned":
+            return f"The {title} game here was abandoned. `/game start` opens a new game."
+        offers_rematch = last.end_reason == "played out" and self.public_view(last).get("next_game_options")
+        rematch = " or `/game rematch` for the next game of the match" if offers_rematch else ""
+        return f"The {title} game here is over (`/game status` shows how it ended). Start another with " \
+               f"`/game start`{rematch}."
 
     async def last_session_in(self, channel_id: str) -> SessionRecord:
         """The channel's open game, else its most recent one."""
@@ -130,6 +148,23 @@ class Host:
             raise UserError("That game no longer exists.")
         return session
 
+    async def session_pressed_in(self, session_id: int, *, channel_id: str, guild_id: str | None,
+                                 player: str) -> SessionRecord:
+        """The session a component names, if it may act from where it was pressed.
+
+        In a server, only the game of that very channel (and server): a component of another
+        channel's game never moves it from here. In a direct message (no server), only a game the
+        presser plays: his private panel. Discord only delivers a component from the message that
+        carries it, so this is defence in depth.
+        """
+        session = await self.session(session_id)
+        if guild_id is None:
+            if player in session.player_ids:
+                return session
+        elif session.channel_id == channel_id and session.guild_id == guild_id:
+            return session
+        raise UserError(ELSEWHERE)
+
     def state_of(self, session: SessionRecord) -> BaseModel:
         """The session's engine state, parsed once per version."""
         cached = self._states.get(session.id)
@@ -137,6 +172,8 @@ class Host:
             self._states.move_to_end(session.id)
             return cached[1]
         if session.state is None:
+            if session.status == "abandoned":
+                raise UserError("That lobby was closed before its game began. `/game start` opens a new game.")
             raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
         state = get_game(session.slug).state_from_json(session.state)
         self._remember(session, state)
@@ -466,12 +503,25 @@ class Host:
 
     async def replay(self, session_id: int) -> BaseModel:
         """Rebuild a session's state from its setup and move log alone."""
-        session = await self.session(session_id)
+        state, _ = await self._replayed(await self.session(session_id))
+        return state
+
+    async def narrated_moves(self, session: SessionRecord) -> list[tuple[MoveRecord, list[dict]]]:
+        """Each move with the events it caused (what the table narrated), replayed from the log."""
+        if session.setup_outcomes is None:
+            return []
+        _, moves = await self._replayed(session)
+        return moves
+
+    async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
-        moves = await self.store.moves(session_id)
+        moves = await self.store.moves(session.id)
         steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
                            ((m.player, m.action, m.outcomes) for m in moves))
-        (state, _), = deque(steps, maxlen=1)
-        return state
+        state, _ = next(steps)
+        narrated = []
+        for move, (state, events) in zip(moves, steps, strict=True):  # noqa: B007 (the last state is returned)
+            narrated.append((move, events))
+        return state, narrated
 

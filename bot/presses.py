@@ -18,16 +18,26 @@ from typing import Any
 
 import discord
 
-from bot.actions import announce, clear_buttons, game_channel, guarded, host_of, send_private_views
+from bot.actions import (
+    announce,
+    clear_buttons,
+    game_channel,
+    guarded,
+    host_of,
+    pressed_session,
+    send_private_views,
+)
 from bot.components import component_view, form_modal
+from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names, outcome_message
+from bot.replies import image_names, outcome_message, text_names
 from bot.store import SessionRecord
 from games.core import IllegalMove
 
 PRIVATE_FILE = "your-view.png"
+STEP_FILE = "step.png"
 NOT_OFFERED = "That choice is not offered to you now: use the latest table's buttons and menus."
 
 
@@ -81,7 +91,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
                       kind: type) -> Pressed:
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
     host = host_of(interaction)
-    session = await host.session(session_id)
+    session = await pressed_session(interaction, session_id)
     host.require_current(session, version)
     player = str(interaction.user.id)
     frontend = frontend_for(session.slug)
@@ -201,19 +211,23 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
 
 async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> None:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
-    view = component_view(session.slug, session.id, session.version, list(step.components))
+    view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
+    files = []
+    if step.picture is not None:
+        png = await draw_off_loop(step.picture, image_names(session))
+        files = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
     if _from_private_message(interaction):
-        await interaction.response.edit_message(content=step.text, view=view,
+        await interaction.response.edit_message(content=step.text, view=view, attachments=files,
                                                 allowed_mentions=discord.AllowedMentions.none())
     else:
-        await interaction.response.send_message(step.text, view=view, ephemeral=True,
+        await interaction.response.send_message(step.text, view=view, ephemeral=True, files=files,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> None:
     host = host_of(interaction)
     outcome = await host.act(pressed.session.id, pressed.player, action, expected_version=version)
-    await publish(interaction, outcome, actors_panel(outcome, pressed.player))
+    await publish(interaction, outcome, await actors_panel(outcome, pressed.player))
 
 
 async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> None:
@@ -232,7 +246,8 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
     channel = game_channel(interaction.client, outcome.session)
     await channel.send(**outcome_message(outcome))
     if private:
-        await interaction.response.edit_message(content="Done: see the table.", view=None, attachments=[])
+        await interaction.response.edit_message(content=_done(outcome), view=None, attachments=[],
+                                                allowed_mentions=discord.AllowedMentions.none())
         if panel is not None:
             await interaction.followup.send(**panel)
     else:
@@ -241,7 +256,7 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
     await send_private_views(interaction.client, channel, outcome)
 
 
-def private_panel(session: SessionRecord, view: dict, player: str,
+async def private_panel(session: SessionRecord, view: dict, player: str,
                   legal: Mapping[str, list[dict]]) -> dict | None:
     """Keyword arguments for `player`'s private reply: his words, picture and private components."""
     frontend = frontend_for(session.slug)
@@ -252,21 +267,27 @@ def private_panel(session: SessionRecord, view: dict, player: str,
         return None
     kwargs: dict[str, Any] = {
         "content": text[:2000] or "Your choices (only you see this):",
-        "view": component_view(session.slug, session.id, session.version, components),
+        "view": component_view(session.slug, session.id, session.version, components, names),
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if frontend.private_digest(view) is not None:
-        png = frontend.draw_private(view, names, player)
+    if frontend.private_view:
+        png = await draw_off_loop(frontend.draw_private, view, names, player)
         kwargs["file"] = discord.File(io.BytesIO(png), filename=PRIVATE_FILE)
     return kwargs
 
 
-def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
+def _done(outcome: MoveOutcome) -> str:
+    """What a move made from a private reply did, in the table's words, for that reply."""
+    lines = frontend_for(outcome.session.slug).describe_events(list(outcome.events), text_names(outcome.session))
+    return "\n".join(lines)[:2000] or "Done: see the table."
+
+
+async def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
     """After a player's own move, his private panel when the move opened private choices for him."""
     view = outcome.views_after.get(player)
     if view is None or outcome.session.status != "active":
         return None
     if not frontend_for(outcome.session.slug).private_components(view, player, outcome.legal):
         return None
-    return private_panel(outcome.session, view, player, outcome.legal)
+    return await private_panel(outcome.session, view, player, outcome.legal)
