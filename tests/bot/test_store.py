@@ -94,3 +94,13 @@ async def test_two_stores_on_one_database_never_both_apply_a_move_from_one_versi
     assert (await one.session(session.id)).version == session.version + 1
     await one.close()
     await two.close()
+
+
+async def test_processes_starting_together_on_a_new_database_migrate_it_once(database_url):
+    stores = await asyncio.gather(*(Store.connect(database_url) for _ in range(3)))
+    assert [await store.schema_version() for store in stores] == [len(MIGRATIONS)] * 3
+    lobby = await stores[0].create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                         invited=[], options={}, now=1.0)
+    assert await stores[2].session(lobby.id) == lobby
+    for store in stores:
+        await store.close()
