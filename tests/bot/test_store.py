@@ -104,3 +104,17 @@ async def test_processes_starting_together_on_a_new_database_migrate_it_once(dat
     assert await stores[2].session(lobby.id) == lobby
     for store in stores:
         await store.close()
+
+
+async def test_a_players_sessions_are_found_by_seat_not_by_look_alike_text(store):
+    """Ids with LIKE wildcards, and a name that spells another player's seat, never match wrongly."""
+    tricky = [Seat(id="1_1", name="Under"), Seat(id="1%", name="Percent"), Seat(id="a\\b", name="Slash"),
+              Seat(id="9", name='x", "id": "7'), Seat(id="7", name="Seven")]
+    sessions = {}
+    for n, seat in enumerate(tricky):
+        sessions[seat.id] = await store.create_lobby(guild_id="1", channel_id=f"c{n}", slug="john-henry",
+                                                     creator=seat, invited=[], options={}, now=1.0)
+    for probe in ["1_1", "1%", "a\\b", "9", "7", "121", "1", "1x"]:
+        found = await store.sessions_with_player(probe, ("lobby",))
+        expected = [sessions[probe].id] if probe in sessions else []
+        assert [s.id for s in found] == expected, probe
