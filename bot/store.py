@@ -229,8 +229,10 @@ class Store:
         marks = ", ".join("?" for _ in statuses)
         # `players` is the JSON of the seats, so a seat is the text `"id": "<player>"` (a name's quotes
         # are escaped, so no name can fake it): plain LIKE, the same in SQLite and PostgreSQL.
-        where = f"status IN ({marks}) AND players LIKE ?"
-        params: list[Any] = [*statuses, f'%{json.dumps({"id": player})[1:-1]}%']
+        seat = json.dumps({"id": player})[1:-1]
+        literal = seat.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where = f"status IN ({marks}) AND players LIKE ? ESCAPE '\\'"
+        params: list[Any] = [*statuses, f"%{literal}%"]
         if guild_id is not None:
             where += " AND guild_id = ?"
             params.append(guild_id)
