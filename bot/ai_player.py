@@ -9,7 +9,9 @@ on the event loop and never sees hidden information), and plays it at the versio
 if a person moved meanwhile, the move is refused as stale and the AI simply looks again.
 
 Rulings: the AI also answers optional calls a game offers it while another player is to act
-(calling Jump in Follow the Arrow); AI seats are never waited on, reminded or claimed against.
+(calling Jump in Follow the Arrow); it does not wait longer than its pause for a person's optional
+call on its own move (a call made before it moves applies). AI seats are never waited on, reminded
+or claimed against. A person cannot move a seat while the AI stands in for him: `/game return` first.
 """
 
 from __future__ import annotations
