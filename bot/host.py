@@ -63,6 +63,18 @@ class MoveOutcome:
         return list(self.public_view.get("to_act") or [])
 
 
+TURN_EVENTS_KEPT = 40
+"""Events narrated on one table at most (a long chain of one player's steps keeps its latest)."""
+
+
+def turn_events(session: SessionRecord, before: list[str], after: list[str], events: list[dict]) -> list[dict]:
+    """What the table narrates after a move: this move's events when the player(s) to act changed,
+    else the events since they last changed followed by this move's."""
+    if set(before) != set(after):
+        return list(events)[-TURN_EVENTS_KEPT:]
+    return [*session.turn_events, *events][-TURN_EVENTS_KEPT:]
+
+
 class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
@@ -226,7 +238,7 @@ class Host:
         wait = await self._wait_plan(session, game.to_act(state), actor)
         session = await self._write(session, status="active", state=state.model_dump_json(),
                                     setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
-                                    timers=wait.timers)
+                                    timers=wait.timers, turn_events=[{"type": "began"}])
         self._scheduled(wait)
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
@@ -234,10 +246,11 @@ class Host:
                            views_after=views, began=True)
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
-        """The next game of a match: the last game's players in the same seats, begun at once.
+        """A new game with the last game's players in the same seats, begun at once.
 
-        Its options are the `next_game_options` of the finished game's public view; a game that
-        does not offer them has no next game, and only the last game's players may start it.
+        A game that plays matches (its view offers `next_game_options`, as Follow the Arrow does)
+        continues its match when the last game was played out; otherwise the rematch is a fresh
+        game with the last game's options. Only the last game's players may start it.
         """
         if await self.store.open_session_in(channel_id) is not None:
             raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
@@ -246,12 +259,15 @@ class Host:
         if player not in last.player_ids:
             raise UserError(f"Only the players of the last {game.title} game here can start its rematch; "
                             "`/game start` opens a new game.")
-        if last.status != "finished" or last.end_reason != "played out":
-            raise UserError(f"The last {game.title} game here was not played to its end, so its match has "
-                            "no next game: `/game start` a new one.")
-        options = self.public_view(last).get("next_game_options")
-        if not options:
-            raise UserError(f"{game.title} has no rematch: `/game start` a new game instead.")
+        if last.status != "finished" or last.state is None:
+            raise UserError(f"The last {game.title} game here was abandoned, so it has no rematch: "
+                            "`/game start` a new one.")
+        view = self.public_view(last)
+        if "next_game_options" in view:
+            options = view["next_game_options"] if last.end_reason == "played out" else None
+            options = options or {}
+        else:
+            options = last.options
         creator = next(seat for seat in last.players if seat.id == player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
@@ -288,7 +304,10 @@ class Host:
             except IllegalMove as refusal:
                 raise UserError(self.humanize(session, refusal.message)) from None
             result = game.result(new_state)
-            changes: dict[str, Any] = {"state": new_state.model_dump_json()}
+            changes: dict[str, Any] = {"state": new_state.model_dump_json(),
+                                       "turn_events": turn_events(session, game.to_act(state),
+                                                                  game.to_act(new_state) if result is None else [],
+                                                                  events)}
             if result is not None:
                 changes.update(status="finished", result=result, end_reason="played out")
             wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)

@@ -50,6 +50,8 @@ class SessionRecord(BaseModel):
     created_at: float
     updated_at: float
     waiting_since: dict[str, float] | None = None
+    turn_events: list[dict[str, Any]] = []
+    """The engine's events since the player(s) to act last changed: what the table narrates."""
 
     @property
     def player_ids(self) -> list[str]:
@@ -97,6 +99,30 @@ class TimerPlan(BaseModel):
     add: list[NewTimer] = []
 
 
+class TableRecord(BaseModel):
+    """One row of `tables`: the message that shows a game in its channel, and what it shows.
+
+    `shown_version` is the session version drawn on it (behind the session's own after a crash
+    between a commit and the Discord call); `announced` are the players to act it mentioned.
+    """
+
+    session_id: int
+    channel_id: str
+    message_id: str | None = None
+    shown_version: int = -1
+    shown_status: str | None = None
+    announced: list[str] = []
+
+
+class PanelRecord(BaseModel):
+    """One row of `panels`: a player's private direct-message panel for one game."""
+
+    session_id: int
+    player: str
+    channel_id: str
+    message_id: str
+
+
 class GuildSettings(BaseModel):
     """A server's own periods; None means the bot's default."""
 
@@ -116,6 +142,8 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
     data = dict(row)
     for key in ("players", "invited", "options"):
         data[key] = json.loads(data[key])
+    if "turn_events" in data:
+        data["turn_events"] = json.loads(data["turn_events"] or "[]")
     for key in ("setup_outcomes", "result", "waiting_since"):
         data[key] = json.loads(data[key]) if data[key] is not None else None
     return SessionRecord.model_validate(data)
@@ -339,6 +367,58 @@ class Store:
                                        (turn_clock_hours, guild_id))
         return await self.guild_settings(guild_id)
 
+    # -- tables and panels --------------------------------------------------------
+
+    async def table(self, session_id: int) -> TableRecord | None:
+        async with self._db.execute("SELECT * FROM tables WHERE session_id = ?", (session_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])})
+
+    async def save_table(self, record: TableRecord) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO tables (session_id, channel_id, message_id, shown_version, shown_status, announced)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id, shown_version = excluded.shown_version,"
+                " shown_status = excluded.shown_status, announced = excluded.announced",
+                (record.session_id, record.channel_id, record.message_id, record.shown_version,
+                 record.shown_status, json.dumps(record.announced)))
+
+    async def tables_behind(self) -> list[int]:
+        """Sessions whose table shows less than they have committed: open ones, and ended ones with a table."""
+        async with self._db.execute(
+            "SELECT s.id FROM sessions s LEFT JOIN tables t ON t.session_id = s.id"
+            " WHERE s.version > COALESCE(t.shown_version, -1)"
+            " AND (s.status IN ('lobby', 'active') OR t.session_id IS NOT NULL) ORDER BY s.id"
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [row[0] for row in rows]
+
+    async def earlier_tables(self, channel_id: str, session_id: int) -> list[TableRecord]:
+        """Tables of the channel's earlier games that still have a message (their buttons are spent)."""
+        async with self._db.execute(
+            "SELECT * FROM tables WHERE channel_id = ? AND session_id < ? AND message_id IS NOT NULL"
+            " ORDER BY session_id DESC LIMIT 3", (channel_id, session_id)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])}) for row in rows]
+
+    async def panel(self, session_id: int, player: str) -> PanelRecord | None:
+        async with self._db.execute("SELECT * FROM panels WHERE session_id = ? AND player = ?",
+                                    (session_id, player)) as cursor:
+            row = await cursor.fetchone()
+        return PanelRecord.model_validate(dict(row)) if row else None
+
+    async def save_panel(self, record: PanelRecord) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO panels (session_id, player, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session_id, player) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                (record.session_id, record.player, record.channel_id, record.message_id))
+
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
         async with self._write_lock:
@@ -367,7 +447,7 @@ class Store:
             await self._replace_timers(session.id, timers)
 
 
-_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
+_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since", "turn_events"}
 _COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason"}
 
 

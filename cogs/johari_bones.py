@@ -1,7 +1,7 @@
 """Johari Bones commands: /draw, /swap, /score and /hand, and the private buttons and menus.
 
 Placing a drawn bone uses the shared `/place` (cogs/verbs.py). Everything a player may see but
-others may not reaches him only here (ephemeral replies) or by DM (`send_private_views`), always
+others may not reaches him only here (ephemeral replies) or in his DM panel (`bot.panels`), always
 drawn from his own view: the public board never carries more than the public view.
 
 - Drawing (`/draw`, or the board's Draw button) posts the public board, which names no bone, and
@@ -17,7 +17,6 @@ drawn from his own view: the public board never carries more than the public vie
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 
@@ -25,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import game_channel, game_session, guarded, host_of, perform_game_command, send_private_views
+from bot.actions import Done, game_session, host_of, perform_game_command, play
 from bot.buttons import BUTTON_ITEMS
 from bot.drawing import draw_off_loop
 from bot.frontends.johari_bones import (
@@ -38,9 +37,9 @@ from bot.frontends.johari_bones import (
     score_preview,
     swap_action,
 )
-from bot.host import Host, MoveOutcome, UserError
+from bot.host import Host, UserError
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
-from bot.replies import game_label, image_names, mention, outcome_message
+from bot.replies import game_label, image_names, mention
 from bot.store import SessionRecord
 from cogs.verbs import MAX_CHOICES
 from games.johari_scoring import BOXES
@@ -70,35 +69,24 @@ async def private_reply(session: SessionRecord, view: dict, player: str) -> dict
     }
 
 
-async def show_hand(interaction: discord.Interaction, session: SessionRecord) -> None:
-    """Answer the user alone with his view of `session`, or tell him he is not playing."""
+async def hand_of(interaction: discord.Interaction, session: SessionRecord) -> Done:
+    """The user's view of `session`, for him alone, or a refusal when he is not playing."""
     player = str(interaction.user.id)
     if player not in session.player_ids:
         raise UserError(NOT_PLAYING)
     if session.status == "lobby":
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
     view = host_of(interaction).view_for(session, player)
-    await interaction.response.send_message(**await private_reply(session, view, player))
+    return Done(private=await private_reply(session, view, player))
 
 
-async def post_board(interaction: discord.Interaction, session: SessionRecord, outcome: MoveOutcome) -> None:
-    """The public board after a move made from a private message: in the game's channel, never in a DM."""
-    if interaction.channel_id is not None and str(interaction.channel_id) == session.channel_id:
-        await interaction.followup.send(**outcome_message(outcome))
-        channel = interaction.channel
-    else:
-        channel = game_channel(interaction.client, session)
-        await channel.send(**outcome_message(outcome))
-    await send_private_views(interaction.client, channel, outcome)
-
-
-async def draw(interaction: discord.Interaction, session: SessionRecord, version: int | None = None) -> None:
-    """Draw for the user: the public board names no bone; the drawer alone sees it and where it may go."""
+async def draw(interaction: discord.Interaction, session_id: int | None = None, version: int | None = None) -> Done:
+    """Draw for the user: the table names no bone; the drawer alone sees it and where it may go."""
     player = str(interaction.user.id)
-    outcome = await host_of(interaction).act(session.id, player, {"type": "draw"}, expected_version=version)
-    await interaction.response.send_message(**outcome_message(outcome))
-    await interaction.followup.send(**await private_reply(outcome.session, outcome.views_after[player], player))
-    await send_private_views(interaction.client, interaction.channel, outcome)
+    if session_id is None:
+        session_id = (await game_session(interaction, SLUG, "draw")).id
+    outcome = await host_of(interaction).act(session_id, player, {"type": "draw"}, expected_version=version)
+    return Done.of(outcome, private=await private_reply(outcome.session, outcome.views_after[player], player))
 
 
 def box_action(box: str) -> dict:
@@ -125,17 +113,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), int(match["version"]), label=item.label or "Draw", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            session = await host_of(interaction).session(self.session_id)
-            await draw(interaction, session, self.version)
-            if interaction.message is not None:
-                # The old board's Draw is spent; its "Show my bones" still shows the current view.
-                keep = discord.ui.View(timeout=None)
-                keep.add_item(ShowBonesButton(self.session_id))
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.message.edit(view=keep)
-
-        await guarded(interaction, work)
+        await play(interaction, lambda: draw(interaction, self.session_id, self.version))
 
 
 class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -153,10 +131,10 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), label=item.label or "Show my bones", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await show_hand(interaction, await host_of(interaction).session(self.session_id))
+        async def work() -> Done:
+            return await hand_of(interaction, await host_of(interaction).session(self.session_id))
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 class PlaceButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -177,18 +155,17 @@ class PlaceButton(discord.ui.DynamicItem[discord.ui.Button],
                    label=item.label or POSITION_LABELS[match["position"]])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             host = host_of(interaction)
             action = {"type": "place", "target": self.target, "position": self.position}
             outcome = await host.act(self.session_id, str(interaction.user.id), action,
                                      expected_version=self.version)
             where = POSITION_LABELS[self.position].lower()
             owner = "your own" if self.target == str(interaction.user.id) else f"{mention(self.target)}'s"
-            await interaction.response.edit_message(content=f"Placed on {owner} {where}.", attachments=[],
-                                                    view=None, allowed_mentions=discord.AllowedMentions.none())
-            await post_board(interaction, outcome.session, outcome)
+            return Done.of(outcome, update={"content": f"Placed on {owner} {where}.", "attachments": [],
+                                            "view": None, "allowed_mentions": discord.AllowedMentions.none()})
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
@@ -206,13 +183,14 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
         return cls(match["player"], list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             values = (interaction.data or {}).get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise UserError("Choose one of the games in the menu.")
-            await show_hand(interaction, await host_of(interaction).session(int(values[0])))
+            hand = await hand_of(interaction, await host_of(interaction).session(int(values[0])))
+            return Done(update=hand.private)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 def picker_option(client: discord.Client, host: Host, session: SessionRecord, player: str) -> discord.SelectOption:
@@ -223,25 +201,22 @@ def picker_option(client: discord.Client, host: Host, session: SessionRecord, pl
                                 description=f"{where}{turn}"[:100])
 
 
-async def hand_anywhere(interaction: discord.Interaction) -> None:
+async def hand_anywhere(interaction: discord.Interaction) -> Done:
     """/hand: in a channel its Johari game; in a DM the user's game, or a menu when he plays several."""
     host = host_of(interaction)
     if interaction.guild_id is not None:
-        await show_hand(interaction, await game_session(interaction, SLUG, "hand"))
-        return
+        return await hand_of(interaction, await game_session(interaction, SLUG, "hand"))
     player = str(interaction.user.id)
     sessions = [session for session in await host.store.sessions_with_player(player, ("active",))
                 if session.slug == SLUG]
     if not sessions:
         raise UserError("You are not playing a Johari Bones game right now; `/game start` opens one in a channel.")
     if len(sessions) == 1:
-        await show_hand(interaction, sessions[0])
-        return
+        return await hand_of(interaction, sessions[0])
     options = [picker_option(interaction.client, host, session, player) for session in sessions[:MAX_CHOICES]]
     menu = discord.ui.View(timeout=None)
     menu.add_item(GamePicker(player, options))
-    await interaction.response.send_message("You play several Johari Bones games: which one?", view=menu,
-                                            ephemeral=True)
+    return Done(private={"content": "You play several Johari Bones games: which one?", "view": menu})
 
 
 async def score_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -269,10 +244,7 @@ class JohariBones(commands.Cog):
     @app_commands.command(name="draw", description="Johari Bones: draw the top bone of the pile (only you see it)")
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await draw(interaction, await game_session(interaction, SLUG, "draw"))
-
-        await guarded(interaction, work)
+        await play(interaction, lambda: draw(interaction))
 
     @app_commands.command(name="swap", description="Johari Bones: swap a bone with another player")
     @app_commands.describe(kind="up: face up for face up; in-out: your face in for their face out",
@@ -296,7 +268,7 @@ class JohariBones(commands.Cog):
 
     @app_commands.command(name="hand", description="Johari Bones: a picture of every bone you may see (only you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: hand_anywhere(interaction))
+        await play(interaction, lambda: hand_anywhere(interaction))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,9 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import records
-from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
-from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
-from games import GAMES, get_game
+from bot.actions import Done, guarded, host_of, lobby_step, play, seat_of
+from bot.drawing import draw_off_loop
+from bot.frontends import frontend_for
+from bot.host import UserError
+from bot.replies import board_message, game_label, image_names, lobby_message, log_text, rules_embed, waiting_line
+from games import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
 
@@ -37,58 +40,65 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                     opponent: discord.User | None = None) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             if opponent is not None and opponent.bot:
-                await interaction.response.send_message("Bots can't play; invite a person instead.",
-                                                        ephemeral=True)
-                return
+                raise UserError("Bots can't play; invite a person instead.")
             invited = [str(opponent.id)] if opponent is not None else []
-            host = host_of(interaction)
-            session = await host.open_lobby(guild_id=str(interaction.guild_id),
-                                            channel_id=str(interaction.channel_id), slug=game.value,
-                                            creator=seat_of(interaction.user), invited=invited)
-            await interaction.response.send_message(**lobby_message(session))
+            session = await host_of(interaction).open_lobby(guild_id=str(interaction.guild_id),
+                                                            channel_id=str(interaction.channel_id), slug=game.value,
+                                                            creator=seat_of(interaction.user), invited=invited)
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: join(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "join"))
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: leave(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "leave"))
 
     @app_commands.command(name="begin", description="Begin the game once enough players have joined")
     @app_commands.guild_only()
     async def begin(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: begin(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "begin"))
 
-    @app_commands.command(name="rematch", description="Start the next game of the match with the same players")
+    @app_commands.command(name="rematch", description="A new game with the last game's players in the same seats")
     @app_commands.guild_only()
     async def rematch(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            outcome = await host_of(interaction).rematch(str(interaction.channel_id), str(interaction.user.id))
-            await announce_start(interaction, outcome)
+        await play(interaction, lambda: host_of(interaction).rematch(str(interaction.channel_id),
+                                                                     str(interaction.user.id)))
 
-        await guarded(interaction, work)
+    @app_commands.command(name="table", description="Bring this channel's game table back to the bottom")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        async def work() -> Done:
+            session = await host_of(interaction).last_session_in(str(interaction.channel_id))
+            return Done(session_id=session.id, to_bottom=True)
 
-    @app_commands.command(name="status", description="Show the board and whose turn it is")
+        await play(interaction, work)
+
+    @app_commands.command(name="status", description="The board and whose turn it is (only you see it)")
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
-            if session.status == "lobby":
-                await interaction.response.send_message(**lobby_message(session))
-                return
+            if session.state is None:
+                private = lobby_message(session)
+                private.pop("view")
+                return Done(private=private)
             view = host.public_view(session)
-            await interaction.response.send_message(
-                **board_message(session, view, headline=waiting_line(session, view, host.clock())))
+            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session))
+            private = board_message(session, view, headline=waiting_line(session, view, host.clock()), png=png,
+                                    with_buttons=False)
+            # The table catches up here too if a crash left it behind (nothing happens when it is current).
+            return Done(session_id=session.id, private=private)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="rules", description="Our short summary of a game's rules")
     @app_commands.describe(game="Which game (default: this channel's)")
@@ -115,30 +125,21 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session = await host.abandon(str(interaction.channel_id), str(interaction.user.id),
-                                         can_manage=_can_manage(interaction))
-            title = get_game(session.slug).title
-            await interaction.response.send_message(
-                f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one.")
+        async def work() -> Done:
+            session = await host_of(interaction).abandon(str(interaction.channel_id), str(interaction.user.id),
+                                                         can_manage=_can_manage(interaction))
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="claim", description="Win a game whose turn clock has run out")
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session = await host.claim(str(interaction.channel_id), str(interaction.user.id))
-            idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
-            periods = await host.periods_for(session.guild_id)
-            headline = (f"{interaction.user.mention} claimed the game: {idle} let the "
-                        f"{periods.turn_clock_hours:g} h turn clock run out.")
-            await interaction.response.send_message(
-                **board_message(session, host.public_view(session), headline=headline))
+        async def work() -> Done:
+            session = await host_of(interaction).claim(str(interaction.channel_id), str(interaction.user.id))
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="list", description="Your games and whose turn it is (in a DM: everywhere)")
     async def list_games(self, interaction: discord.Interaction) -> None:

@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, clear_buttons, guarded, host_of, perform_game_command
+from bot.actions import guarded, host_of, perform_game_command, play
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
+from bot.host import MoveOutcome
 
 SLUG = "two-fat-dudes"
 FORM_TIMEOUT = 30 * 60
@@ -49,14 +50,12 @@ class CounterForm(discord.ui.Modal):
         self.add_item(self.points)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> MoveOutcome:
             action = counter_from_text(self.points.value)
-            outcome = await host_of(interaction).act(self.session_id, str(interaction.user.id), action,
-                                                     expected_version=self.version)
-            await announce(interaction, outcome)
-            await clear_buttons(interaction)
+            return await host_of(interaction).act(self.session_id, str(interaction.user.id), action,
+                                                  expected_version=self.version)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 class CounterButton(discord.ui.DynamicItem[discord.ui.Button],

@@ -9,7 +9,7 @@ import pytest
 
 from bot.buttons import BUTTON_ITEMS, ActionButton
 from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
-from bot.replies import board_message
+from bot.replies import board_components
 from bot.store import Seat, SessionRecord
 from cogs.two_fat_dudes import SLUG, CounterButton, CounterForm
 from games.core import IllegalMove, SeededRandomness
@@ -85,7 +85,7 @@ def test_the_counter_button_carries_session_and_version_and_fits_discord():
 def test_the_board_draws_the_registered_counter_button_and_plain_buttons_for_the_rest(monkeypatch):
     monkeypatch.setitem(BUTTON_ITEMS, (SLUG, COUNTER_MODAL_TOKEN), CounterButton)
     state = encounter(Offer(payer=0, points=5, proposed_by=0))
-    view: discord.ui.View = board_message(session_of(state), GAME.view(state, None))["view"]
+    view: discord.ui.View = board_components(session_of(state), GAME.view(state, None))
     items = {item.item.label: item for item in view.children}  # type: ignore[attr-defined]
     assert list(items) == ["Accept", "Decline", "Counter…"]
     assert isinstance(items["Counter…"], CounterButton) and items["Counter…"].version == 31
