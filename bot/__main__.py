@@ -10,8 +10,9 @@ import sys
 import discord
 from pydantic import ValidationError
 
-from bot.client import ParlorBot, point_at_discord
+from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
+from bot.logs import configure_logging
 
 
 def main() -> int:
@@ -25,11 +26,7 @@ def main() -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
         print(f"parlor: bad setting: {problems}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # discord.py logs whole request and gateway payloads at DEBUG; those can carry a player's private
-    # view (a DM), so its loggers never go below INFO.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
+    configure_logging(settings.log_level)
     point_at_discord(settings)
     try:
         asyncio.run(_run(settings, token))
@@ -43,7 +40,7 @@ def main() -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    async with ParlorBot(settings) as bot:
+    async with create_bot(settings) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.
         loop = asyncio.get_running_loop()

@@ -154,8 +154,12 @@ async def show_done(interaction: discord.Interaction, done: Done) -> None:
             await client.panels.update(done.outcome)  # type: ignore[attr-defined]
         except Exception:
             log.exception("could not update the panels of session %s", done.outcome.session.id)
-    if done.update is not None:
-        await interaction.edit_original_response(**_as_edit(done.update))
+    update = done.update
+    if update is not None and _deferred_thinking(interaction):
+        # Acknowledged with a private "thinking…" (not on a private message): that is what can change.
+        private, update = private or update, None
+    if update is not None:
+        await interaction.edit_original_response(**_as_edit(update))
     if private is not None:
         if _deferred_thinking(interaction):
             await interaction.edit_original_response(**_as_edit(private))
@@ -209,16 +213,6 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
     async def work() -> MoveOutcome:
         session = await game_session(interaction, slug, command)
         return await host_of(interaction).act(session.id, str(interaction.user.id), build())
-
-    await play(interaction, work)
-
-
-async def press_action_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
-    async def work() -> MoveOutcome:
-        host = host_of(interaction)
-        session = await host.session(session_id)
-        action = frontend_for(session.slug).action_for_button(token)
-        return await host.act(session_id, str(interaction.user.id), action, expected_version=version)
 
     await play(interaction, work)
 

@@ -17,7 +17,7 @@ from bot.frontend import TOKEN_PATTERN
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
                    template=rf"parlor:act:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<token>{TOKEN_PATTERN})"):
-    """A game action for whoever presses it; the engine refuses the wrong player."""
+    """A frontend button: a game action or a step (see `bot.presses`), for the players it names."""
 
     def __init__(self, session_id: int, version: int, token: str, *, label: str = "Go",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -34,9 +34,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
                    label=item.label or "Go", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.actions import press_action_button
+        from bot.presses import press_button
 
-        await press_action_button(interaction, self.session_id, self.version, self.token)
+        await press_button(interaction, self.session_id, self.version, self.token)
 
 
 LOBBY_LABELS = {"join": ("Join", discord.ButtonStyle.success),

@@ -1,4 +1,10 @@
-"""The Discord client: connects, loads the cogs, registers persistent buttons, syncs commands."""
+"""The Discord client: connects, loads the cogs, registers persistent buttons, syncs commands.
+
+`create_bot` picks the kind of process from the settings: a plain `commands.Bot` (one connection, every
+guild) when SHARD_COUNT is unset, or an AutoShardedBot over SHARD_IDS of SHARD_COUNT shards, so several
+processes can split a large bot's guilds between them (Discord sends each guild's events to shard
+`(guild_id >> 22) % SHARD_COUNT`, so every guild's interactions reach exactly one process).
+"""
 
 from __future__ import annotations
 
@@ -72,8 +78,10 @@ class ParlorBot(commands.Bot):
         intents = discord.Intents.default()
         intents.members = False
         intents.message_content = False
+        shard_options = ({"shard_count": settings.shard_count, "shard_ids": settings.own_shards}
+                         if settings.sharded else {})
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
-                         help_command=None)
+                         help_command=None, **shard_options)
         self.settings = settings
         self._store = store
         self.gate = Gate()
@@ -87,7 +95,7 @@ class ParlorBot(commands.Bot):
                                                 turn_clock_hours=self.settings.turn_clock_hours))
         notices = DiscordNotices(self)
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
-                                         send_notice=notices.send_notice)
+                                         send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
         self.panels = Panels(self, self.host)
@@ -131,3 +139,14 @@ class ParlorBot(commands.Bot):
         if getattr(self, "host", None) is not None and not self._store_closed:
             self._store_closed = True
             await self.host.store.close()
+
+
+class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):
+    """The same bot as an AutoShardedBot: this process runs SHARD_IDS of SHARD_COUNT shards."""
+
+
+def create_bot(settings: Settings, *, store: Store | None = None) -> ParlorBot:
+    """The bot this process runs: sharded when SHARD_COUNT is set, else today's single connection."""
+    if settings.sharded:
+        return ShardedParlorBot(settings, store=store)
+    return ParlorBot(settings, store=store)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.shards import Shards
 
 
 class MissingToken(RuntimeError):
@@ -29,11 +32,55 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
     reminder_hours: float = Field(default=12.0, gt=0, description="Default reminder period for servers.")
     turn_clock_hours: float = Field(default=48.0, gt=0, description="Default turn clock before /game claim.")
+    shard_count: int | None = Field(default=None, gt=0,
+                                    description="How many shards the whole bot runs (over all its processes).")
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None, description="The shards this process runs, e.g. 0,1; needs SHARD_COUNT.")
 
-    @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", mode="before")
+    @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", "shard_count",
+                     mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                return None
+            try:
+                return [int(part) for part in value.replace(" ", "").split(",") if part]
+            except ValueError:
+                raise ValueError("SHARD_IDS must be shard numbers separated by commas, e.g. 0,1") from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are over all processes)")
+        if self.shard_ids is not None and self.shard_count is not None:
+            wrong = [n for n in self.shard_ids if not 0 <= n < self.shard_count]
+            if wrong or not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+        return self
+
+    @property
+    def sharded(self) -> bool:
+        """True when SHARD_COUNT is set: this process is an AutoShardedBot over `own_shards`."""
+        return self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards | None:
+        """The guilds this process owns (its reminders); None when unsharded: every guild."""
+        return Shards(self.shard_count, tuple(self.own_shards)) if self.shard_count is not None else None
+
+    @property
+    def own_shards(self) -> list[int]:
+        """The shards this process runs: SHARD_IDS, or all of them when only SHARD_COUNT is set."""
+        if self.shard_count is None:
+            return [0]
+        return self.shard_ids if self.shard_ids is not None else list(range(self.shard_count))
 
     @field_validator("log_level")
     @classmethod

@@ -2,16 +2,31 @@
 
 Each game has one `Frontend` (in `bot/frontends/<module>.py`, exported as
 `FRONTEND`): it draws the board from a view, narrates the engine's events,
-says which buttons fit the next step, and turns the shared verbs (/roll,
-/move, /place) into the game's actions. It sees views only, never raw state,
-so hidden information cannot reach Discord through it.
+declares the components (buttons, select menus, forms) that fit the next step,
+and turns the shared verbs (/roll, /move, /place) into the game's actions. It
+sees views and legal actions only, never raw state, so hidden information
+cannot reach Discord through it.
+
+Components. `components(view, legal)` are drawn on the public table from the
+public view and every seated player's legal actions; `private_components(view,
+viewer, legal)` are drawn only in `viewer`'s own private replies, from his own
+view (a choice that depends on what only he sees belongs there). Each names the
+`players` who may use it (None: anyone); the bot refuses anyone else privately
+before the engine sees anything. A chosen token is either a step
+(`expand(token, ...)` returns the next `Step`: a short text and more components,
+shown to the chooser alone) or an action (`action_for_button(token)`). A select
+option's value and a button's token are the same kind of token.
+Discord's limits (25 options a menu, 5 buttons a row, 5 rows a message, 100
+characters a label or value) are the frontend's to respect: group choices in
+steps (first the pawn, then the destination) and use `chunked_select` when a
+step may still hold more than 25.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import IllegalMove
@@ -22,10 +37,28 @@ _TOKEN = re.compile(TOKEN_PATTERN)
 Names = Mapping[str, str]
 """Player id -> how to show that player (a mention in text, a display name in images)."""
 
+Events = Sequence[dict]
+"""The engine's events of the move just made (empty when a board is drawn again without a move)."""
+
 
 def display_name(names: Names, player_id: str) -> str:
     """How to show a player; an id with no name (a spectator, a test) shows as itself."""
     return names.get(player_id, player_id)
+
+
+MAX_OPTIONS = 25
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
+MAX_TEXT = 100
+"""Discord's limits: options in a menu, action rows in a message, buttons in a row, a label or value."""
+
+Players = tuple[str, ...] | None
+"""Who may use a component: these player ids, or anyone (None)."""
+
+
+def _check_token(token: str, what: str) -> None:
+    if not _TOKEN.fullmatch(token):
+        raise ValueError(f"{what} {token!r} must match {TOKEN_PATTERN}")
 
 
 @dataclass(frozen=True)
@@ -35,10 +68,103 @@ class ActionButton:
     label: str
     token: str
     style: str = "primary"  # primary, secondary, success or danger
+    players: Players = None
 
     def __post_init__(self) -> None:
-        if not _TOKEN.fullmatch(self.token):
-            raise ValueError(f"button token {self.token!r} must match {TOKEN_PATTERN}")
+        _check_token(self.token, "button token")
+
+    @property
+    def key(self) -> str:
+        return self.token
+
+
+Button = ActionButton
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a select menu: what the player reads, and the token it stands for."""
+
+    label: str
+    token: str
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        _check_token(self.token, "option token")
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu; with `max_values` > 1 a multi-select whose values `action_for_choice` reads."""
+
+    key: str
+    placeholder: str
+    options: tuple[Option, ...]
+    players: Players = None
+    min_values: int = 1
+    max_values: int = 1
+
+    def __post_init__(self) -> None:
+        _check_token(self.key, "select key")
+        if not 1 <= len(self.options) <= MAX_OPTIONS:
+            raise ValueError(f"select {self.key!r} has {len(self.options)} options; give 1 to {MAX_OPTIONS}")
+        if len({option.token for option in self.options}) != len(self.options):
+            raise ValueError(f"select {self.key!r} offers a token twice")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One text input of a form."""
+
+    key: str
+    label: str
+    placeholder: str = ""
+    min_length: int = 1
+    max_length: int = 9
+
+
+@dataclass(frozen=True)
+class Form:
+    """A button that opens a short form (a Discord modal); `action_for_form` turns the answers into an action."""
+
+    label: str
+    key: str
+    title: str
+    fields: tuple[Field, ...]
+    players: Players = None
+    style: str = "secondary"
+
+    def __post_init__(self) -> None:
+        _check_token(self.key, "form key")
+
+
+Component = ActionButton | Select | Form
+
+
+@dataclass(frozen=True)
+class Step:
+    """What choosing a step token shows the chooser alone: a line of text and the next components."""
+
+    text: str
+    components: tuple[Component, ...]
+
+
+def chunked_select(key: str, placeholder: str, options: list[Option], players: Players = None) -> list[Select]:
+    """`options` as one menu, or several of at most 25 each (keys `key=2`, `key=3`, ...) when there are more."""
+    chunks = [options[start:start + MAX_OPTIONS] for start in range(0, len(options), MAX_OPTIONS)]
+    if len(chunks) == 1:
+        return [Select(key, placeholder, tuple(chunks[0]), players)]
+    return [Select(key if number == 1 else f"{key}={number}", f"{placeholder} ({number}/{len(chunks)})",
+                   tuple(chunk), players) for number, chunk in enumerate(chunks, start=1)]
+
+
+def step_key(key: str) -> str:
+    """The token that produced a step's component: its key without a chunk number."""
+    return key.partition("=")[0]
+
+
+Legal = Mapping[str, list[dict]]
+"""Player id -> that player's legal actions now (empty for players who may not act)."""
 
 
 class Frontend:
@@ -51,8 +177,8 @@ class Frontend:
     verbs: Mapping[str, str] = {}
     """Shared verb -> one line on how it is used in this game (for help and refusals)."""
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
-        """The public board as PNG bytes."""
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
+        """The public board as PNG bytes; `events` lets it show what just happened (the dice rolled)."""
         raise NotImplementedError
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
@@ -64,12 +190,52 @@ class Frontend:
         return ""
 
     def buttons(self, view: dict) -> list[ActionButton]:
-        """Buttons for what can be done next, given the public view."""
+        """Buttons for what can be done next, given the public view (older, simpler form of `components`)."""
         return []
 
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """The public table's components. By default `buttons`, each for the players it is legal for.
+
+        A token that is no action (e.g. one that shows a private view) is for anyone.
+        """
+        found: list[Component] = []
+        for button in self.buttons(view):
+            if button.players is None:
+                try:
+                    action = self.action_for_button(button.token)
+                except IllegalMove:
+                    action = None
+                if action is not None:
+                    players = tuple(player for player, actions in legal.items() if action in actions)
+                    button = replace(button, players=players or tuple(view.get("to_act") or ()))
+            found.append(button)
+        return found
+
+    def private_components(self, view: dict, viewer: str, legal: Legal) -> list[Component]:
+        """Components only `viewer` sees (in his private replies), drawn from his own `view`."""
+        return []
+
+    def private_text(self, view: dict, names: Names, viewer: str) -> str:
+        """The words of `viewer`'s private panel (what his own view shows him)."""
+        return ""
+
+    def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
+        """The next step a step token opens for `viewer` (his own view); None when `token` is an action."""
+        return None
+
     def action_for_button(self, token: str) -> dict:
-        """The action a button token stands for."""
+        """The action a button token (or a single select option's token) stands for."""
         raise IllegalMove("That button is not part of this game.")
+
+    def action_for_choice(self, key: str, tokens: list[str]) -> dict:
+        """The action of a multi-select: by default only single choices, read as a button token."""
+        if len(tokens) != 1:
+            raise IllegalMove("Choose one option.")
+        return self.action_for_button(tokens[0])
+
+    def action_for_form(self, key: str, values: Mapping[str, str]) -> dict:
+        """The action a filled-in form stands for."""
+        raise IllegalMove("That form is not part of this game.")
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
         """Turn a shared verb and its options into this game's action."""

@@ -9,6 +9,7 @@ the caller tell Discord anything. Refusals raise `UserError` and write nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 import weakref
@@ -32,6 +33,7 @@ from bot.turn_clock import (
 from games import get_game
 from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
@@ -57,6 +59,8 @@ class MoveOutcome:
     views_before: dict[str, dict] = field(default_factory=dict)
     views_after: dict[str, dict] = field(default_factory=dict)
     began: bool = False
+    legal: dict[str, list[dict]] = field(default_factory=dict)
+    """Each seated player's legal actions after the move: what the table's components offer."""
 
     @property
     def to_act(self) -> list[str]:
@@ -153,6 +157,14 @@ class Host:
             return []
         return get_game(session.slug).legal_actions(self.state_of(session), player)
 
+    def legal_by_player(self, session: SessionRecord) -> dict[str, list[dict]]:
+        """Every seated player's legal actions now (empty for those who may not act)."""
+        return {player: self.legal_actions(session, player) for player in session.player_ids}
+
+    def require_current(self, session: SessionRecord, expected_version: int) -> None:
+        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
+        self._require_playable(session, get_game(session.slug), expected_version)
+
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
 
@@ -194,10 +206,13 @@ class Host:
             reserved = [user for user in session.invited if user not in session.player_ids]
             if seat.id not in reserved and free <= len(reserved):
                 raise UserError("The remaining seats are saved for the invited players.")
-            session = await self._write(session, players=[*session.players, seat])
-            if len(session.players) == game.max_players:
-                return session, await self._begin_locked(session, actor=seat.id)
-            return session, None
+            players = [*session.players, seat]
+            if len(players) == game.max_players:
+                # Seated and begun by one commit: a crash between the two would leave a full lobby
+                # that never begins.
+                began = await self._begin_locked(session, actor=seat.id, players=players)
+                return began.session, began
+            return await self._write(session, players=players), None
 
     async def leave(self, channel_id: str, player: str) -> SessionRecord:
         """Leave a lobby; the last one out closes it."""
@@ -231,19 +246,34 @@ class Host:
                                 f"{len(session.players)} joined so far.")
             return await self._begin_locked(session, actor=player)
 
-    async def _begin_locked(self, session: SessionRecord, actor: str) -> MoveOutcome:
+    async def _begin_locked(self, session: SessionRecord, actor: str, players: list[Seat] | None = None
+                            ) -> MoveOutcome:
+        """Begin the lobby with `players` (its own by default), seating and beginning in one commit."""
+        players = list(session.players) if players is None else players
+        state, rng, wait = await self._new_game(session, [seat.id for seat in players], actor)
+        session = await self._write(session, players=players, **self._begin_changes(state, rng, wait))
+        return self._began(session, state, wait)
+
+    async def _new_game(self, session: SessionRecord, player_ids: list[str], actor: str
+                        ) -> tuple[BaseModel, RecordingRandomness, WaitPlan]:
+        """A new game's state for `player_ids`, the chance its setup drew, and whom it waits on."""
         game = get_game(session.slug)
         rng = RecordingRandomness(SeededRandomness(self._seed_source()))
-        state = game.new_game(session.player_ids, rng, session.options or None)
-        wait = await self._wait_plan(session, game.to_act(state), actor)
-        session = await self._write(session, status="active", state=state.model_dump_json(),
-                                    setup_outcomes=rng.outcomes, waiting_since=wait.waiting_since,
-                                    timers=wait.timers, turn_events=[{"type": "began"}])
+        state = game.new_game(player_ids, rng, session.options or None)
+        return state, rng, await self._wait_plan(session, game.to_act(state), actor)
+
+    @staticmethod
+    def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan) -> dict[str, Any]:
+        return {"status": "active", "state": state.model_dump_json(), "setup_outcomes": rng.outcomes,
+                "waiting_since": wait.waiting_since, "timers": wait.timers, "turn_events": [{"type": "began"}]}
+
+    def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
+        game = get_game(session.slug)
         self._scheduled(wait)
         self._remember(session, state)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
-                           views_after=views, began=True)
+                           views_after=views, began=True, legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
         """A new game with the last game's players in the same seats, begun at once.
@@ -269,15 +299,17 @@ class Host:
         else:
             options = last.options
         creator = next(seat for seat in last.players if seat.id == player)
+        # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
+        draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
+        state, rng, wait = await self._new_game(draft, last.player_ids, player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
-                                                    now=self.clock())
+                                                    now=self.clock(), players=list(last.players),
+                                                    **self._begin_changes(state, rng, wait))
         except ChannelBusy:
             raise UserError("Another game was opened in this channel at the same moment.") from None
-        async with self._lock(session.id):
-            session = await self._write(session, players=list(last.players))
-            return await self._begin_locked(session, actor=player)
+        return self._began(session, state, wait)
 
     async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
         session = await self.open_session(channel_id)
@@ -319,12 +351,16 @@ class Host:
             except StaleVersion:
                 raise UserError("Someone else moved at the same moment. Look at the latest message "
                                 "and try again.") from None
+            # The action's type only: its fields and the state may name hidden things (bot.logs).
+            log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
+                      updated.version)
             self._remember(updated, new_state)
             self._scheduled(wait)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
+                legal=self.legal_by_player(updated),
             )
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],

@@ -7,11 +7,12 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.buttons import BUTTON_ITEMS, ActionButton, LobbyButton, TableButton
+from bot.buttons import LobbyButton, TableButton
+from bot.components import component_view
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
@@ -94,18 +95,15 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
     return embed
 
 
-def board_components(session: SessionRecord, public_view: dict) -> discord.ui.View:
-    """The items for the next step: the frontend's buttons while the game runs, Rematch and New game
-    once it has finished, nothing once abandoned. Games map a token to their own item (a form, a menu)
-    through `BUTTON_ITEMS`."""
-    view = discord.ui.View(timeout=None)
-    if session.status == "active":
-        frontend = frontend_for(session.slug)
-        for button in frontend.buttons(public_view):
-            item = BUTTON_ITEMS.get((session.slug, button.token), ActionButton)
-            view.add_item(item(session.id, session.version, button.token, label=button.label,
-                               style=getattr(discord.ButtonStyle, button.style)))
-    elif session.status == "finished":
+def board_components(session: SessionRecord, public_view: dict,
+                     legal: Mapping[str, list[dict]] | None = None) -> discord.ui.View:
+    """The items for the next step: the frontend's components (buttons, menus, forms) while the game
+    runs, drawn from every player's `legal` actions; Rematch and New game once it has finished;
+    nothing once abandoned."""
+    components = (frontend_for(session.slug).components(public_view, legal or {})
+                  if session.status == "active" else [])
+    view = component_view(session.slug, session.id, session.version, components)
+    if session.status == "finished":
         view.add_item(TableButton(session.id, "rematch"))
         view.add_item(TableButton(session.id, "new"))
     return view
@@ -121,7 +119,7 @@ def board_content(session: SessionRecord, public_view: dict) -> str | None:
 
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                   headline: str | None = None, *, png: bytes, ping: Sequence[str] = (),
-                  with_buttons: bool = True) -> dict:
+                  with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None) -> dict:
     """Keyword arguments for sending the board: embed, picture, items for the next step.
 
     Only the players in `ping` are notified; every other mention in the text shows a name and
@@ -131,7 +129,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
         "content": board_content(session, public_view),
         "embed": board_embed(session, public_view, events, headline),
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
-        "view": board_components(session, public_view) if with_buttons else discord.ui.View(timeout=None),
+        "view": board_components(session, public_view, legal) if with_buttons else discord.ui.View(timeout=None),
         "allowed_mentions": _mentions(ping),
     }
 

@@ -7,18 +7,20 @@ both commit, so no move is lost or applied twice, even across processes.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 from pydantic import BaseModel
 
+from bot import db_files
+from bot.db_connection import SerializedConnection
 from bot.migrations import MIGRATIONS
+from bot.shards import Shards
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -153,20 +155,23 @@ class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every session: transactions must not interleave on it.
-        self._write_lock = asyncio.Lock()
+        # One connection serves every session: transactions must not interleave on it, and a read
+        # waits for another task's open transaction (bot.db_connection).
+        self._db = SerializedConnection(db)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         path = Path(path)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+        on_disk = str(path) != ":memory:"
+        if on_disk:
+            db_files.prepare(path)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = sqlite3.Row
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
+        if on_disk:
+            db_files.tighten(path)
         store = cls(db)
         await store._migrate()
         return store
@@ -235,15 +240,24 @@ class Store:
     # -- writing -------------------------------------------------------------
 
     async def create_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
-                           invited: Sequence[str], options: dict[str, Any], now: float) -> SessionRecord:
+                           invited: Sequence[str], options: dict[str, Any], now: float,
+                           players: Sequence[Seat] | None = None, timers: TimerPlan | None = None,
+                           **changes: Any) -> SessionRecord:
+        """Open a lobby seating `creator` (or `players`); `changes` and `timers`, if any, are written in
+        the same transaction, so a rematch is seated and begun by one commit."""
+        seated = list(players) if players is not None else [creator]
         try:
-            async with self._write_lock:
+            async with self._transaction():
                 cursor = await self._db.execute(
                     "INSERT INTO sessions (guild_id, channel_id, slug, status, creator, players, invited, options,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, slug, creator.id, json.dumps([creator.model_dump()]),
+                    (guild_id, channel_id, slug, creator.id, _encode("players", seated),
                      json.dumps(list(invited)), json.dumps(options), now, now),
                 )
+                if changes or timers is not None:
+                    created = await self.session(cursor.lastrowid)
+                    assert created is not None
+                    await self._update(created, now, changes, timers)
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(channel_id) from error
         session = await self.session(cursor.lastrowid)
@@ -297,8 +311,10 @@ class Store:
             return await self._unfired_timers("", ())
         return await self._unfired_timers("AND session_id = ?", (session_id,))
 
-    async def due_timers(self, now: float) -> list[Timer]:
-        return await self._unfired_timers("AND due_at <= ?", (now,))
+    async def due_timers(self, now: float, shards: Shards | None = None) -> list[Timer]:
+        """Timers due by `now`; only those of guilds on `shards`, when this process runs some shards."""
+        condition, params = _on_shards(shards)
+        return await self._unfired_timers(f"AND due_at <= ?{condition}", (now, *params))
 
     async def _unfired_timers(self, condition: str, params: Sequence[Any]) -> list[Timer]:
         async with self._db.execute(
@@ -307,8 +323,10 @@ class Store:
             rows = await cursor.fetchall()
         return [Timer.model_validate(dict(row)) for row in rows]
 
-    async def next_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE fired = 0") as cursor:
+    async def next_due(self, shards: Shards | None = None) -> float | None:
+        condition, params = _on_shards(shards)
+        async with self._db.execute(f"SELECT MIN(due_at) FROM timers WHERE fired = 0{condition}",
+                                    tuple(params)) as cursor:
             (due,) = await cursor.fetchone()
         return due
 
@@ -419,16 +437,8 @@ class Store:
                 " message_id = excluded.message_id",
                 (record.session_id, record.player, record.channel_id, record.message_id))
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._db.transaction()
 
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
                       timers: TimerPlan | None) -> None:
@@ -445,6 +455,14 @@ class Store:
             raise StaleVersion(session.id)
         if timers is not None:
             await self._replace_timers(session.id, timers)
+
+
+def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
+    """An extra condition on `timers` for the guilds of `shards` (none: every timer)."""
+    if shards is None:
+        return "", []
+    condition, params = shards.condition("sessions.guild_id")
+    return f" AND session_id IN (SELECT id FROM sessions WHERE {condition})", params
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since", "turn_events"}

@@ -12,6 +12,12 @@ scheduled); a process that dies before the commit leaves the timer pending, and 
 dispatcher runs next sends it once. The other order (send, then mark) would repeat a ping after
 every such crash, and two dispatchers on one database could both send; a duplicate mention is
 the worse failure for a reminder, so we mark first.
+
+Several processes (bot.shards): each dispatcher reads only the timers of the guilds on its own shards,
+so every reminder is sent by the process that owns the game's guild; the `fired = 0` check still
+makes it exactly once should two processes ever run the same shard (a replacement started before the
+old one died). A process that dies leaves its due timers pending: whichever process runs those
+shards next sends them when it starts.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.host import Clock, Host
+from bot.shards import Shards
 from bot.store import SessionRecord, Timer
 from bot.turn_clock import Periods, claim_time_left, next_reminder, wait_began
 
@@ -68,8 +75,9 @@ class TurnDispatcher:
     """Fires due timers through injectable senders; `run` is the long-lived loop, `dispatch_due` one pass."""
 
     def __init__(self, host: Host, *, send_reminder: Send, send_notice: SendNotice, clock: Clock | None = None,
-                 wait: Wait = wait_for_event) -> None:
+                 wait: Wait = wait_for_event, shards: Shards | None = None) -> None:
         self.host = host
+        self.shards = shards
         self.store = host.store
         self.clock = clock or host.clock
         self._send_reminder = send_reminder
@@ -101,7 +109,7 @@ class TurnDispatcher:
             self._wakeup.clear()
             try:
                 await self.dispatch_due()
-                self._sleeping_until = await self.store.next_due()
+                self._sleeping_until = await self.store.next_due(self.shards)
                 timeout = None if self._sleeping_until is None else max(0.0, self._sleeping_until - self.clock())
             except Exception:
                 log.exception("the turn dispatcher failed; retrying")
@@ -111,7 +119,7 @@ class TurnDispatcher:
     async def dispatch_due(self) -> int:
         """Fire every timer due now; returns how many messages were sent (or attempted)."""
         sent = 0
-        for timer in await self.store.due_timers(self.clock()):
+        for timer in await self.store.due_timers(self.clock(), self.shards):
             message = await self._claim(timer)
             if message is None:
                 continue

@@ -155,6 +155,13 @@ class Game(Protocol[S]):
 
     def legal_actions(self, state: S, player: str) -> list[dict]: ...
 
+    def determinize(self, view: dict, player: str, rng: Randomness) -> S:
+        """A full state whose `view(state, player)` equals `view`, the unseen parts sampled with `rng`.
+
+        Search players (games.ai) reason over such samples, so they never see what `player` may not.
+        """
+        ...
+
     def state_from_json(self, data: str) -> S: ...
 
 

@@ -393,6 +393,29 @@ class FollowTheArrow:
             "next_game_options": self.next_game_options(state),
         }
 
+    def determinize(self, view: dict, player: str, rng: Randomness) -> ArrowState:
+        """Nothing is hidden: rebuild the state from the view alone."""
+        players = [entry["id"] for entry in view["players"]]
+        black = next(entry["id"] for entry in view["players"] if entry["colour"] == "black")
+        first = view["match"]["placed_first"]
+        winner, points = view["winner"], view["points"]
+        totals = view["match"]["totals"]
+        phase = view["phase"]
+        last_move = view["last_move"]
+        return ArrowState(
+            players=players, black=black,
+            place_order=[first, next(p for p in players if p != first)],
+            match_game=view["match"]["game"],
+            prior_totals={who: totals[who] - (points if who == winner else 0) for who in players},
+            phase=phase,
+            pawns={entry["id"]: [entry["pawns"][str(n)] for n in PAWNS] for entry in view["players"]},
+            turn=view["to_act"][0] if phase == "play" and view["to_act"] else None,
+            last_mover=view["last_mover"], jump_callable=view["jump_callable"],
+            jump_called=view["jump_called"],
+            last_move=None if last_move is None else LastMove.model_validate(last_move),
+            winner=winner, points=points,
+        )
+
     def result(self, state: ArrowState) -> dict | None:
         if state.phase != "over":
             return None

@@ -206,6 +206,35 @@ class JohariBones:
             "scorecard": {owner: dict(card) for owner, card in state.scorecard.items()},
         }
 
+    def determinize(self, view: dict, player: str, rng: Randomness) -> State:
+        """Deal the bones `player` has not seen, at random, into every hidden slot and the pile."""
+        players = [entry["id"] for entry in view["players"]]
+        seen = [entry[position] for entry in view["players"] for position in POSITIONS if entry[position]]
+        if view["drawn"]:
+            seen.append(view["drawn"])
+        unseen = rng.shuffle([bone for bone in BONES if bone not in seen])
+        bones = {
+            entry["id"]: {position: entry[position] or unseen.pop() for position in POSITIONS}
+            for entry in view["players"]
+        }
+        phase = view["phase"]
+        drawn = view["drawn"] or (unseen.pop() if phase == "drawn" else None)
+        # after the hand's last turn, the seat on turn is the one before the seat that began the hand
+        on_turn = phase in ("turns", "drawn")
+        turn = players.index(view["to_act"][0]) if on_turn else (view["hand"] - 2) % len(players)
+        return State(
+            players=players,
+            hand=view["hand"],
+            phase=phase,
+            pile=unseen[: view["pile"]],
+            bones=bones,
+            drawn=drawn,
+            turn=turn,
+            turns_left=dict(view["turns_left"]),
+            scorecard={owner: dict(card) for owner, card in view["scorecard"].items()},
+            scored=[p for p in players if p not in view["to_act"]] if phase in ("scoring", "over") else [],
+        )
+
     def result(self, state: State) -> dict | None:
         if state.phase != "over":
             return None

@@ -144,6 +144,29 @@ class JohnHenry:
             self._single_die(new, seat, die, events)
         return new, events
 
+    def determinize(self, view: dict, player: str, rng: Randomness) -> State:
+        """Rebuild the state from a view; only a roll-off die already rolled is not shown, so it is sampled."""
+        players = [entry["id"] for entry in view["players"]]
+        holder = view["john_henry"]
+        winner = None if view["winner"] is None else players.index(view["winner"])
+        phase = view["phase"]
+        turn = 0
+        if phase == "play":
+            turn = players.index(view["to_act"][0])
+        elif winner is not None:
+            turn = winner
+        return State(
+            players=players,
+            tracks=[Track(space=entry["space"], dots=entry["dots"]) for entry in view["players"]],
+            phase=phase,
+            rolloff={pid: rng.roll(6) for pid in players if phase == "roll-off" and pid not in view["to_act"]},
+            turn=turn,
+            john_henry=None if holder in (None, DEAD) else players.index(holder),
+            john_henry_dead=holder == DEAD,
+            awaiting_bonus=view["awaiting_bonus"],
+            winner=winner,
+        )
+
     def view(self, state: State, player: str | None) -> dict:
         if state.john_henry_dead:
             john_henry: str | None = DEAD

@@ -17,6 +17,8 @@ Rulings where the rules file is silent:
   fields are refused.
 - If no player has exited, the game cannot end: a first exit is the only way to finish.
 - `new_game` refuses the same id in both seats; `options` are ignored (the game has none).
+- The view's `mover` (beyond the rules file's keys) names whose turn it is from the first move on, so
+  a player (or the AI) knows who rolled into an encounter and who rolls after it.
 - Events carry ids and numbers only; an `offered`/`countered` event names payer and payee so a
   front end can say who pays whom.
 """
@@ -411,8 +413,44 @@ class TwoFatDudes:
             "offer": None if offer is None else {"payer": names[offer.payer], "points": offer.points,
                                                  "proposed_by": names[offer.proposed_by]},
             "to_act": self.to_act(state),
+            "mover": names[state.turn] if state.phase in ("walk", "encounter", "edge", "race") else None,
             "winners": None if state.winners is None else list(state.winners),
         }
+
+    def determinize(self, view: dict, player: str, rng: Randomness) -> TwoFatDudesState:
+        """Rebuild the state from a view: only roll-off dice are not shown, so they are sampled."""
+        names = [entry["id"] for entry in view["players"]]
+
+        def seat(name: str | None) -> int | None:
+            return None if name is None else names.index(name)
+
+        phase = view["phase"]
+        acting = [names.index(name) for name in view["to_act"]]
+        offer = view["offer"]
+        start = seat(view["start_player"])
+        if phase == "roll-off":
+            roll_off: list[int | None] = [None if s in acting else rng.roll(4) for s in (RED, BLUE)]
+        else:  # the roll-off is decided: the start player rolled higher
+            high = 1 + rng.roll(3)
+            low = rng.roll(high - 1)
+            roll_off = [high, low] if start == RED else [low, high]
+        return TwoFatDudesState(
+            players=names,
+            phase=phase,
+            positions=[entry["position"] for entry in view["players"]],
+            scores=[entry["score"] for entry in view["players"]],
+            exited=[entry["exited"] for entry in view["players"]],
+            roll_off=roll_off,
+            start_player=start,
+            edge=seat(view["edge"]),
+            turn=seat(view["mover"]) or 0,
+            encounters=view["encounters"],
+            decider=acting[0] if phase == "encounter" and offer is None else None,
+            offer=None if offer is None else Offer(payer=names.index(offer["payer"]), points=offer["points"],
+                                                   proposed_by=names.index(offer["proposed_by"])),
+            final_turn=phase != "over" and any(view_entry["exited"] for view_entry in view["players"]),
+            winners=None if view["winners"] is None else list(view["winners"]),
+        )
 
     def result(self, state: TwoFatDudesState) -> dict | None:
         if state.phase != "over" or state.winners is None:

@@ -3,29 +3,62 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+import pytest
 import pytest_asyncio
 
-from bot.client import ParlorBot
+from bot.client import ParlorBot, create_bot
 from bot.config import Settings
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401
+from tests.postgres_server import PostgresMissing, PostgresServer
 
 
-def bot_settings(fake: FakeDiscord, database: str) -> Settings:
-    """Settings as a user would write them, pointed at the fake; global commands, as in production."""
-    return Settings(_env_file=None, discord_token=fake.token, database_url=f"sqlite:///{database}",
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL for the whole session, started in a temporary folder.
+
+    Missing PostgreSQL fails the run in CI (CI=true) and skips the PostgreSQL tests elsewhere.
+    """
+    try:
+        server = PostgresServer()
+        server.start()
+    except PostgresMissing as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs PostgreSQL: {error}")
+        pytest.skip(str(error))
+    yield server
+    server.stop()
+
+
+@pytest_asyncio.fixture
+async def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty PostgreSQL database for one test: its DATABASE_URL."""
+    return await postgres_server.create_database()
+
+
+def bot_settings(fake: FakeDiscord, database: str, **overrides: Any) -> Settings:
+    """Settings as a user would write them, pointed at the fake; global commands, as in production.
+
+    `database` is a SQLite file or a DATABASE_URL; `overrides` are further settings (e.g. shard_count)."""
+    url = database if "://" in database else f"sqlite:///{database}"
+    return Settings(_env_file=None, discord_token=fake.token, database_url=url,
                     discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,
-                    discord_guild_id=None)
+                    discord_guild_id=None, **overrides)
 
 
-async def start_bot(fake: FakeDiscord, database: str) -> tuple[ParlorBot, asyncio.Task[None]]:
-    """The real bot, in-process, connected and ready; any crash fails the fake's waits at once."""
-    bot = ParlorBot(bot_settings(fake, database))
+async def start_bot(fake: FakeDiscord, database: str, *, ready_shards: tuple[int, ...] | None = None,
+                    **overrides: Any) -> tuple[ParlorBot, asyncio.Task[None]]:
+    """The real bot, in-process, connected and ready (on `ready_shards`, when it runs only some shards);
+    any crash fails the fake's waits at once."""
+    bot = create_bot(bot_settings(fake, database, **overrides))
     task = asyncio.create_task(bot.start(fake.token))
     fake.watch_bot(task)
-    await fake.wait_until_ready()
+    await fake.wait_until_ready(shards=ready_shards)
+    await asyncio.wait_for(bot.wait_until_ready(), 10)
     return bot, task
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -131,7 +131,7 @@ class CrayonRailsFrontend(Frontend):
     verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
@@ -108,7 +108,7 @@ class JohariBonesFrontend(Frontend):
     rules_text = RULES_TEXT
     verbs = {"place": "/place target:<player> position:in|up|out — put the bone you drew"}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return render_board(view, names)
 
     def draw_private(self, view: dict, names: Names, viewer: str) -> bytes:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Events, Frontend, Names, display_name
 from bot.render.john_henry import RAILROAD_NAMES, render
 from games.john_henry import CENTER, SPACE_NAMES, SPIKE_DOTS
 
@@ -38,8 +38,8 @@ class JohnHenryFrontend(Frontend):
     rules_text = RULES
     verbs = {"roll": "/roll: roll for first player, take your turn, or roll the bonus die after a 6."}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
-        return render(view, names)
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
+        return render(view, names, events)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         lines: list[str] = []

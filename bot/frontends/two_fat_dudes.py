@@ -1,13 +1,12 @@
-"""Two Fat Dudes in Discord: /roll to walk, buttons to haggle, a form for counter-offers.
+"""Two Fat Dudes in Discord: a Roll button to walk, buttons and forms to haggle, /roll and /negotiate too.
 
 Button tokens: `roll`, `pass`, `accept`, `decline`, `offer.<n>`, `counter.<n>`, `edge.retreat`,
-`edge.send_back`. The plain `counter` token is a *modal token*: the host opens a form asking for
-the amount and builds the action with `counter_from_text(text)`; decoding `counter` on its own
-raises IllegalMove because it names no amount. The game's cog (cogs/two_fat_dudes.py) draws the
-Counter button as its own Discord item, registered in `bot.buttons.BUTTON_ITEMS`, and builds the
-actions of `/negotiate` and `/edge` with `command_action`.
+`edge.send_back`. Two forms (see bot/frontend.py) take any amount: **Offer…** (key `offer`) next to
+the quick offers, and **Counter…** (key `counter`) under an offer; `action_for_form` reads the
+amount with `amount_from_text`. The game's cog builds the actions of `/negotiate` and `/edge` with
+`command_action`. Every component is for the player whose decision it is.
 
-Ruling: the counter form takes up to 9 digits (under a billion points); `/negotiate counter`
+Ruling: the forms take up to 9 digits (under a billion points); `/negotiate offer|counter`
 takes any whole number Discord allows.
 """
 
@@ -18,11 +17,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Frontend, Names, display_name
+from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 
-COUNTER_MODAL_TOKEN = "counter"
+FORM_TITLES = {"offer": "Offer points to pass", "counter": "Counter-offer"}
 QUICK_OFFERS = (0, 5, 10)
 _AMOUNT_TOKEN = re.compile(r"(offer|counter)\.(\d{1,9})")
 _SIMPLE_TOKENS = {
@@ -54,20 +53,23 @@ ties go to the one who exited, or are shared if both did.
 `/negotiate accept|decline|pass`; with the Edge, its buttons or `/edge choice:`."""
 
 
-def action_for_counter(points: int) -> dict:
-    """The counter-offer a host's amount form stands for."""
-    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-        raise IllegalMove("A counter-offer is a whole number of points, 0 or more.")
-    return {"type": "counter", "points": points}
+def amount_from_text(kind: str, text: str) -> dict:
+    """The offer or counter-offer typed into its form: digits only, so "12", not "12 points" or "-3"."""
+    typed = text.strip()
+    if not typed.isdecimal() or not typed.isascii():
+        raise IllegalMove(f"“{typed}” is not a whole number of points: press **{kind.title()}…** again and "
+                          f"type digits only, e.g. 12 (or use `/negotiate {kind} points:`).")
+    return {"type": kind, "points": int(typed)}
 
 
 def counter_from_text(text: str) -> dict:
-    """The counter-offer typed into the form: digits only, so "12", not "12 points" or "-3"."""
-    typed = text.strip()
-    if not typed.isdecimal() or not typed.isascii():
-        raise IllegalMove(f"“{typed}” is not a whole number of points: press **Counter…** again and type "
-                          "digits only, e.g. 12 (or use `/negotiate counter points:`).")
-    return action_for_counter(int(typed))
+    """The counter-offer typed into the Counter… form."""
+    return amount_from_text("counter", text)
+
+
+def _amount_form(kind: str, players: tuple[str, ...], placeholder: str) -> Form:
+    return Form(f"{kind.title()}…", kind, FORM_TITLES[kind],
+                (Field("points", "Points (a whole number, 0 or more)", placeholder, 1, 9),), players)
 
 
 class TwoFatDudesFrontend(Frontend):
@@ -75,8 +77,8 @@ class TwoFatDudesFrontend(Frontend):
     rules_text = RULES_TEXT
     verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
 
-    def draw_board(self, view: dict, names: Names) -> bytes:
-        return draw_hallway(view, names)
+    def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
+        return draw_hallway(view, names, events)
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         name = partial(display_name, names)
@@ -134,14 +136,29 @@ class TwoFatDudesFrontend(Frontend):
             return [ActionButton("Pass", "pass", "secondary")] + [
                 ActionButton(f"Offer {points}", f"offer.{points}") for points in QUICK_OFFERS
             ]
-        return [ActionButton("Accept", "accept", "success"), ActionButton("Decline", "decline", "danger"),
-                ActionButton("Counter…", COUNTER_MODAL_TOKEN, "secondary")]
+        return [ActionButton("Accept", "accept", "success"), ActionButton("Decline", "decline", "danger")]
+
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """The buttons, and at an encounter the form for any amount, all for the player deciding."""
+        found = super().components(view, legal)
+        if view["phase"] != "encounter":
+            return found
+        kind = "offer" if view.get("offer") is None else "counter"
+        deciding = tuple(player for player, actions in legal.items()
+                         if any(action["type"] == kind for action in actions))
+        on_table = "e.g. 7" if kind == "offer" else f"On the table: {view['offer']['points']}"
+        return [*found, _amount_form(kind, deciding, on_table)]
+
+    def action_for_form(self, key: str, values: Mapping[str, str]) -> dict:
+        if key in FORM_TITLES:
+            return amount_from_text(key, values.get("points", ""))
+        return super().action_for_form(key, values)
 
     def action_for_button(self, token: str) -> dict:
         if token in _SIMPLE_TOKENS:
             return dict(_SIMPLE_TOKENS[token])
-        if token == COUNTER_MODAL_TOKEN:
-            raise IllegalMove("Say how many points you ask for: the Counter button opens a form for the amount.")
+        if token in FORM_TITLES:
+            raise IllegalMove(f"Say how many points: the {token.title()}… button opens a form for the amount.")
         amount = _AMOUNT_TOKEN.fullmatch(token)
         if amount is not None:
             return {"type": amount.group(1), "points": int(amount.group(2))}

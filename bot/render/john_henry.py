@@ -1,28 +1,69 @@
-"""The John Henry board: thirteen stations, two railroads' dice and John Henry himself.
+"""The John Henry board: thirteen stations, two railroads' dice, John Henry, and the last roll.
 
-Union Pacific's die stands above the track and Central Pacific's below it, so both fit on the
-shared center; John Henry's pawn stands beside his employer's die, in the box, or under his grave.
+Laid out for a phone (720 px wide, shown about 400 px wide): the railroads and whose turn it is
+on top, the track in the middle with Union Pacific's die above it and Central Pacific's below,
+John Henry's pawn beside his employer's die, and at the bottom the dice just rolled and a legend
+saying what the pips on a railroad's die mean. Station names are printed upright, since thirteen
+of them side by side do not fit a phone's width. The track is drawn once and cached.
+
+The dice just rolled are not part of the view (its keys are fixed by the rules), so they come
+from the move's events; a picture drawn without events (a re-drawn table) leaves that panel at
+"no roll yet".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import cache
 
-from PIL import ImageDraw
+from PIL import Image
 
-from bot.render.canvas import BACKGROUND, INK, MUTED, PLAYER_COLOURS, centered_text, font, new_canvas, to_png
-from games.john_henry import CENTER, SPACE_NAMES, SPIKE_DOTS
+from bot.render.canvas import (
+    BACKGROUND,
+    BANNER_HEIGHT,
+    BODY,
+    INK,
+    KEY,
+    MUTED,
+    PHONE_WIDTH,
+    PLAYER_COLOURS,
+    SMALL,
+    WHITE,
+    Board,
+    Colour,
+    banner_palette_colours,
+    clip,
+    draw_result_banner,
+    fit_size,
+    font,
+    game_palette,
+)
+from games.john_henry import CENTER, DOTS_PER_SPACE, SPACE_NAMES, SPIKE_DOTS
 
-WIDTH, HEIGHT = 1000, 470
-MARGIN, BOX_W, GAP = 14, 72, 3
-TRACK_TOP, TRACK_BOTTOM = 176, 276
-DIE = 44
+WIDTH = PHONE_WIDTH
+MARGIN, COLUMN, GAP = 8, 52, 2
+HEADER_H = 130
+DIE = 42
+UP_DICE_TOP = HEADER_H + 4
+TRACK_TOP = UP_DICE_TOP + DIE + 10
+TRACK_BOTTOM = TRACK_TOP + 150
+DOWN_DICE_TOP = TRACK_BOTTOM + 10
+PANEL_TOP = DOWN_DICE_TOP + DIE + 14
+HEIGHT = PANEL_TOP + 176
 GOLD = (232, 190, 60)
 SPIKE = (150, 110, 20)
 TRACK_FILL = (255, 252, 244)
 JOHN_HENRY = (70, 45, 25)
 STONE = (150, 150, 150)
+HAMMER = (90, 90, 90)
+GRASS = (90, 120, 60)
 RAILROAD_NAMES = {"union-pacific": "Union Pacific", "central-pacific": "Central Pacific"}
+PALETTE = game_palette(
+    [BACKGROUND, INK, MUTED, WHITE, *PLAYER_COLOURS[:2], GOLD, SPIKE, TRACK_FILL, JOHN_HENRY, STONE, HAMMER, GRASS,
+     *banner_palette_colours()],
+    inks=[INK, MUTED, *PLAYER_COLOURS[:2], WHITE, SPIKE, JOHN_HENRY],
+    papers=[BACKGROUND, TRACK_FILL, GOLD, *PLAYER_COLOURS[:2], banner_palette_colours()[0]],
+)
 
 PIPS = {
     0: [], 1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
@@ -32,144 +73,223 @@ PIPS = {
 
 
 def column_centre(space: int) -> int:
-    return MARGIN + (space - 1) * (BOX_W + GAP) + BOX_W // 2
+    return MARGIN + (space - 1) * (COLUMN + GAP) + COLUMN // 2
 
 
-def fitted_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, width: int,
-                fill: tuple[int, int, int] = INK) -> None:
-    """Centred text shrunk until it fits `width`, so long station names stay inside their box."""
-    while size > 8 and font(size).getlength(text) > width:
-        size -= 1
-    centered_text(draw, xy, text, size, fill)
-
-
-def draw_die(draw: ImageDraw.ImageDraw, centre: tuple[int, int], dots: int, colour: tuple[int, int, int]) -> None:
+def draw_die(board: Board, centre: tuple[float, float], dots: int, colour: Colour, size: int = DIE) -> None:
     """A die in the railroad's colour; pips up to 6, the number itself beyond (the winning roll)."""
     x, y = centre
-    half = DIE // 2
-    draw.rounded_rectangle((x - half, y - half, x + half, y + half), radius=7, fill=colour, outline=INK, width=2)
+    half = size / 2
+    board.draw.rounded_rectangle((x - half, y - half, x + half, y + half), radius=size // 6, fill=colour,
+                                 outline=INK, width=2)
     if dots > 6:
-        centered_text(draw, centre, str(dots), 22, (255, 255, 255))
+        board.text(centre, str(dots), BODY, WHITE, "mm", bold=True)
         return
-    step = DIE // 4
+    step, pip = size / 4, max(3.5, size / 11)
     for col, row in PIPS[dots]:
         px, py = x - step + col * step, y - step + row * step
-        draw.ellipse((px - 4, py - 4, px + 4, py + 4), fill=(255, 255, 255))
+        board.draw.ellipse((px - pip, py - pip, px + pip, py + pip), fill=WHITE)
 
 
-def draw_pawn(draw: ImageDraw.ImageDraw, centre: tuple[int, int], scale: float = 1.3) -> None:
+def draw_pawn(board: Board, centre: tuple[float, float], scale: float = 1.2) -> None:
     """John Henry: a standing figure with his hammer over his shoulder."""
     x, y = centre
 
     def at(dx: float, dy: float) -> tuple[float, float]:
         return x + dx * scale, y + dy * scale
 
-    draw.polygon([at(-9, 16), at(9, 16), at(4, -4), at(-4, -4)], fill=JOHN_HENRY)
-    draw.ellipse((*at(-6, -17), *at(6, -5)), fill=JOHN_HENRY)
-    draw.line((*at(4, 0), *at(15, -14)), fill=JOHN_HENRY, width=3)
-    draw.rectangle((*at(11, -20), *at(20, -14)), fill=(90, 90, 90))
+    board.draw.polygon([at(-9, 16), at(9, 16), at(4, -4), at(-4, -4)], fill=JOHN_HENRY)
+    board.draw.ellipse((*at(-6, -17), *at(6, -5)), fill=JOHN_HENRY)
+    board.draw.line((*at(4, 0), *at(15, -14)), fill=JOHN_HENRY, width=3)
+    board.draw.rectangle((*at(11, -20), *at(20, -14)), fill=HAMMER)
 
 
-def draw_grave(draw: ImageDraw.ImageDraw, centre: tuple[int, int]) -> None:
+def draw_grave(board: Board, centre: tuple[float, float]) -> None:
     x, y = centre
-    draw.rounded_rectangle((x - 18, y - 24, x + 18, y + 20), radius=12, fill=STONE, outline=INK, width=2)
-    draw.rectangle((x - 18, y + 8, x + 18, y + 20), fill=STONE, outline=INK, width=2)
-    centered_text(draw, (x, y - 8), "R.I.P.", 11, INK)
-    draw.line((x - 26, y + 21, x + 26, y + 21), fill=(90, 120, 60), width=3)
+    board.draw.rounded_rectangle((x - 20, y - 26, x + 20, y + 20), radius=12, fill=STONE, outline=INK, width=2)
+    board.text((x, y - 6), "RIP", SMALL, INK, "mm")
+    board.draw.line((x - 28, y + 21, x + 28, y + 21), fill=GRASS, width=3)
 
 
-def draw_spike(draw: ImageDraw.ImageDraw, x: int, top: int) -> None:
-    draw.rectangle((x - 9, top, x + 9, top + 5), fill=SPIKE)
-    draw.polygon([(x - 4, top + 5), (x + 4, top + 5), (x, top + 30)], fill=SPIKE)
+def _draw_spike(board: Board, x: int, top: int) -> None:
+    """The golden spike, small, beside the center's name."""
+    board.draw.rectangle((x + 6, top, x + 20, top + 4), fill=SPIKE)
+    board.draw.polygon([(x + 10, top + 4), (x + 16, top + 4), (x + 13, top + 24)], fill=SPIKE)
 
 
-def draw_track(draw: ImageDraw.ImageDraw, center_count: int) -> None:
+def _upright_name(board: Board, centre: tuple[float, float], name: str, height: int) -> None:
+    """A station name turned a quarter so it reads bottom to top inside a narrow box."""
+    size = fit_size(name, 19, height, smallest=14)
+    label = Board.blank(int(font(size).getlength(name)) + 4, size + 8, (0, 0, 0))
+    label.text((2, 2), name, size, WHITE)
+    mask = label.image.convert("L").transpose(Image.Transpose.ROTATE_90)
+    x, y = centre
+    board.image.paste(INK, (round(x - mask.width / 2), round(y - mask.height / 2)), mask)
+
+
+@cache
+def _track() -> Image.Image:
+    """Stations, numbers and names: everything on the board that never changes."""
+    board = Board.blank(WIDTH, HEIGHT)
     for space, name in enumerate(SPACE_NAMES, start=1):
         x = column_centre(space)
-        box = (x - BOX_W // 2, TRACK_TOP, x + BOX_W // 2, TRACK_BOTTOM)
-        is_center = space == CENTER
-        draw.rectangle(box, fill=GOLD if is_center else TRACK_FILL, outline=SPIKE if is_center else INK,
-                       width=3 if is_center else 1)
-        centered_text(draw, (x, TRACK_TOP + 11), str(space), 12, MUTED if not is_center else INK)
-        words = name.split()
-        first_line = TRACK_TOP + (34 if is_center else 50) - 7 * (len(words) - 1)
-        for index, word in enumerate(words):
-            fitted_text(draw, (x, first_line + 14 * index), word, 12, BOX_W - 4)
-        if is_center:
-            draw_spike(draw, x, TRACK_TOP + 52)
-            centered_text(draw, (x, TRACK_BOTTOM - 10), f"{center_count} / {SPIKE_DOTS}", 13, INK)
-    draw.line((MARGIN, TRACK_BOTTOM + 4, WIDTH - MARGIN, TRACK_BOTTOM + 4), fill=MUTED, width=2)
+        box = (x - COLUMN // 2, TRACK_TOP, x + COLUMN // 2, TRACK_BOTTOM)
+        if space == CENTER:
+            board.draw.rectangle(box, fill=GOLD, outline=SPIKE, width=3)
+            board.text((x - 9, TRACK_TOP + 16), str(space), BODY, INK, "mm", bold=True)
+            _draw_spike(board, x, TRACK_TOP + 5)
+            _upright_name(board, (x, TRACK_TOP + 80), "Promontory", 84)
+        else:
+            board.draw.rectangle(box, fill=TRACK_FILL, outline=INK, width=1)
+            board.text((x, TRACK_TOP + 16), str(space), BODY, MUTED, "mm")
+            _upright_name(board, (x, TRACK_TOP + 88), name, 110)
+    board.draw.line((MARGIN, TRACK_BOTTOM + 4, WIDTH - MARGIN, TRACK_BOTTOM + 4), fill=MUTED, width=2)
+    return board.image
 
 
-def draw_railroads(draw: ImageDraw.ImageDraw, view: dict) -> None:
-    """Each railroad's die on its space, with John Henry on the outer side of his holder's die."""
+def _name(names: Mapping[str, str], player_id: str) -> str:
+    return names.get(player_id, player_id)
+
+
+def _status(view: dict, names: Mapping[str, str]) -> str:
+    if view["phase"] == "roll-off":
+        return "Roll for first player: " + " and ".join(_name(names, p) for p in view["to_act"])
+    player = _name(names, view["to_act"][0])
+    if view["awaiting_bonus"]:
+        return f"{player}: roll the bonus die or keep the 6"
+    return f"{player} to roll"
+
+
+def _draw_header(board: Board, view: dict, names: Mapping[str, str]) -> None:
+    """Both railroads with their players, then whose turn it is."""
+    half = WIDTH / 2 - MARGIN - 6
+    for seat, player in enumerate(view["players"]):
+        colour = PLAYER_COLOURS[seat]
+        x, anchor = (MARGIN, "la") if seat == 0 else (WIDTH - MARGIN, "ra")
+        board.text((x, 8), clip(_name(names, player["id"]), KEY, half), KEY, colour, anchor, bold=True)
+        road = f"{RAILROAD_NAMES[player['railroad']]} " + ("from Omaha »" if seat == 0 else "« from Sacramento")
+        board.text((x, 42), road, SMALL, colour, anchor)
+    to_act = set(view["to_act"])
+    for seat, player in enumerate(view["players"]):
+        if player["id"] in to_act:
+            x0 = MARGIN if seat == 0 else WIDTH / 2 + 6
+            board.draw.rectangle((x0, 66, x0 + half, 70), fill=PLAYER_COLOURS[seat])
+    status = _status(view, names)
+    board.text((WIDTH / 2, 100), status, fit_size(status, KEY, WIDTH - 2 * MARGIN), INK, "mm", bold=True)
+
+
+def _draw_railroads(board: Board, view: dict) -> None:
+    """Each railroad's die on its station (Union Pacific above the track), John Henry beside his holder's."""
+    centre_count = sum(p["dots"] for p in view["players"] if p["space"] == CENTER)
     for seat, player in enumerate(view["players"]):
         x = column_centre(player["space"])
-        above = seat == 0
-        die_y = TRACK_TOP - 10 - DIE // 2 if above else TRACK_BOTTOM + 10 + DIE // 2
-        draw_die(draw, (x, die_y), player["dots"], PLAYER_COLOURS[seat])
+        y = UP_DICE_TOP + DIE / 2 if seat == 0 else DOWN_DICE_TOP + DIE / 2
+        draw_die(board, (x, y), player["dots"], PLAYER_COLOURS[seat])
         if view["john_henry"] == player["id"]:
-            draw_pawn(draw, (x, die_y - 48 if above else die_y + 50))
+            side = 1 if player["space"] < 13 else -1
+            draw_pawn(board, (x + side * (COLUMN + GAP), y + 2), scale=1.1)
+    x = column_centre(CENTER)
+    board.text((x, TRACK_BOTTOM - 14), f"{centre_count}/{SPIKE_DOTS}", SMALL, INK, "mm", bold=True)
 
 
-def draw_legend(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str]) -> None:
-    centered_text(draw, (WIDTH // 2, 18), "John Henry: the race to the golden spike", 22, INK)
-    first, second = view["players"]
-    draw.text((MARGIN, 40), f"Union Pacific: {names.get(first['id'], first['id'])}  (from Omaha) >",
-              font=font(16), fill=PLAYER_COLOURS[0])
-    draw.text((WIDTH - MARGIN, 40), f"< (from Sacramento)  Central Pacific: {names.get(second['id'], second['id'])}",
-              font=font(16), fill=PLAYER_COLOURS[1], anchor="ra")
+def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
+    """(who rolled, the dice, what came of it) from a move's events; None when nothing was rolled."""
+    roller, dice, outcome = None, [], []
+    for event in events:
+        kind = event["type"]
+        if kind == "roll-off":
+            roller, dice = event["player"], [event["die"]]
+            outcome.append("for first player")
+        elif kind == "roll-off-tie":
+            outcome = ["a tie: both roll again"]
+        elif kind == "rolled":
+            roller, dice = event["player"], list(event["dice"])
+        elif kind == "bonus-rolled":
+            roller, dice = event["player"], [6, event["die"]]
+        elif kind == "kept-six":
+            roller, dice = event["player"], [6]
+            outcome.append("keeps the 6")
+        elif kind == "john-henry-taken":
+            outcome.append("calls John Henry")
+        elif kind == "john-henry-died":
+            outcome.append("doubles: John Henry dies")
+        elif kind == "john-henry-passed":
+            outcome.append("a 1: John Henry changes sides")
+        elif kind == "moved":
+            outcome.append(f"moves {event['steps']}")
+    if roller is None:
+        return None
+    return roller, dice, ", ".join(outcome)
 
 
-def draw_box(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str]) -> None:
-    """Where John Henry waits before anyone calls him, or where he lies after his last roll."""
-    left, top, right, bottom = MARGIN, 392, MARGIN + 190, HEIGHT - 12
-    centre = ((left + right) // 2, (top + bottom) // 2 - 6)
-    holder = view["john_henry"]
-    if holder == "dead":
-        draw_grave(draw, centre)
-        centered_text(draw, (centre[0], bottom - 6), "John Henry's grave", 12, INK)
+def _draw_last_roll(board: Board, view: dict, names: Mapping[str, str], events: Sequence[dict]) -> None:
+    """The dice just rolled, big, with who rolled them and what they did."""
+    left, top = MARGIN + 4, PANEL_TOP
+    board.text((left, top), "Last roll", SMALL, MUTED)
+    rolled = last_roll(events)
+    if rolled is None:
+        board.text((left, top + 40), "no roll yet", BODY, MUTED)
         return
-    draw.rectangle((left, top, right, bottom), outline=INK, width=2, fill=BACKGROUND)
-    centered_text(draw, (centre[0], bottom - 9), "the box", 12, MUTED)
-    if holder is None:
-        draw_pawn(draw, centre)
-    else:
-        centered_text(draw, centre, f"(with {names.get(holder, holder)})", 12, MUTED)
+    roller, dice, outcome = rolled
+    seat = next((i for i, p in enumerate(view["players"]) if p["id"] == roller), 0)
+    for index, die in enumerate(dice):
+        draw_die(board, (left + 28 + index * 62, top + 56), die, PLAYER_COLOURS[seat], size=52)
+    text_left = left + 12 + 62 * len(dice)
+    width = WIDTH / 2 + 40 - text_left
+    board.text((text_left, top + 34), clip(_name(names, roller), KEY, width), KEY, PLAYER_COLOURS[seat], bold=True)
+    board.text((text_left, top + 66), clip(outcome or "rolls", BODY, width), BODY, INK)
 
 
-def status_lines(view: dict, names: Mapping[str, str], center_count: int) -> list[str]:
-    def name(player_id: str) -> str:
-        return names.get(player_id, player_id)
-
-    lines: list[str] = []
-    if view["phase"] == "over":
-        lines.append(f"{name(view['winner'])} drives the golden spike!")
-    elif view["phase"] == "roll-off":
-        lines.append("Roll-off for first player: " + " and ".join(map(name, view["to_act"])) + " to roll.")
-    elif view["awaiting_bonus"]:
-        lines.append(f"{name(view['to_act'][0])} called John Henry with a 6: roll the bonus die or keep the 6.")
-    else:
-        lines.append(f"{name(view['to_act'][0])} to roll.")
-    lines.append(f"Promontory Point: {center_count} of {SPIKE_DOTS} dots for the spike.")
+def _draw_john_henry(board: Board, view: dict, names: Mapping[str, str]) -> None:
+    """Where John Henry is: in his box, working for a railroad, or in his grave."""
+    left = WIDTH / 2 + 60
+    top = PANEL_TOP
+    board.text((left, top), "John Henry", SMALL, MUTED)
     holder = view["john_henry"]
     if holder == "dead":
-        lines.append("John Henry died with his hammer in his hand.")
+        draw_grave(board, (left + 28, top + 58))
+        board.text((left + 62, top + 56), "died", BODY, INK, "lm")
     elif holder is None:
-        lines.append("John Henry waits in the box for the first 6.")
+        board.draw.rectangle((left, top + 28, left + 56, top + 88), outline=INK, width=2)
+        draw_pawn(board, (left + 28, top + 60))
+        board.text((left + 66, top + 44), "in the box:", BODY, INK, "lm")
+        board.text((left + 66, top + 74), "roll a 6", BODY, INK, "lm")
     else:
-        lines.append(f"John Henry works for {name(holder)}.")
-    return lines
+        draw_pawn(board, (left + 24, top + 60))
+        width = WIDTH - MARGIN - left - 56
+        board.text((left + 56, top + 44), "works for", BODY, INK, "lm")
+        board.text((left + 56, top + 74), clip(_name(names, holder), BODY, width), BODY, INK, "lm", bold=True)
 
 
-def render(view: dict, names: Mapping[str, str]) -> bytes:
-    image, draw = new_canvas(WIDTH, HEIGHT)
-    center_count = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
-    draw_legend(draw, view, names)
-    draw_track(draw, center_count)
-    draw_railroads(draw, view)
-    draw_box(draw, view, names)
-    for index, line in enumerate(status_lines(view, names, center_count)):
-        draw.text((MARGIN + 215, 398 + 22 * index), line, font=font(16 if index == 0 else 14),
-                  fill=INK if index == 0 else MUTED)
-    return to_png(image)
+def _draw_legend(board: Board) -> None:
+    """What the pips on a railroad's die mean."""
+    top = PANEL_TOP + 112
+    board.draw.line((MARGIN, top - 6, WIDTH - MARGIN, top - 6), fill=MUTED, width=1)
+    draw_die(board, (MARGIN + 20, top + 28), 3, MUTED, size=36)
+    board.text((MARGIN + 48, top + 14),
+               f"Pips on a railroad's die = dots done on its station: {DOTS_PER_SPACE} move it on.", SMALL, INK, "lm")
+    board.text((MARGIN + 48, top + 42),
+               f"At Promontory (7) both add up: {SPIKE_DOTS} dots drive the golden spike.", SMALL, INK, "lm")
+
+
+def _final_scores(view: dict, names: Mapping[str, str]) -> list[tuple[str, str, Colour]]:
+    scores = []
+    for seat, player in enumerate(view["players"]):
+        where = "drove the spike" if player["id"] == view["winner"] else f"at station {player['space']}"
+        scores.append((_name(names, player["id"]), f"· {where}", PLAYER_COLOURS[seat]))
+    return scores
+
+
+def render(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:
+    board = Board(_track().copy())
+    if view["phase"] == "over":
+        top = (HEADER_H - BANNER_HEIGHT) // 2
+        winner = _name(names, view["winner"])
+        draw_result_banner(board, top, f"{winner} drives the golden spike!", _final_scores(view, names))
+    else:
+        _draw_header(board, view, names)
+    _draw_railroads(board, view)
+    _draw_last_roll(board, view, names, events)
+    _draw_john_henry(board, view, names)
+    _draw_legend(board)
+    return board.png(PALETTE)

@@ -1,28 +1,68 @@
 """The narrow hallway as a picture: 13 coloured spaces between two semicircles.
 
-Drawn from the public view only. Each player's end penalty (5 × steps to his exit) is printed in
-his colour beside every space, red above the track and blue below, as on the original sheet.
+Laid out for a phone (720 px wide, shown about 400 px wide): both players with their scores and
+tokens on top, then whose turn it is and the last roll, the hallway with each player's end
+penalty (5 × steps to his exit) printed in his colour beside every space, red above the track
+and blue below as on the original sheet, and at the bottom the offer on the table and the
+encounter counter. The hallway and the counter's labels are drawn once and cached. The last
+roll is not in the view, so it comes from the move's events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import cache
 
-from PIL import ImageDraw
+from PIL import Image
 
-from bot.render.canvas import INK, MUTED, PLAYER_COLOURS, centered_text, font, new_canvas, to_png
+from bot.render.canvas import (
+    BACKGROUND,
+    BANNER_HEIGHT,
+    BODY,
+    INK,
+    KEY,
+    MUTED,
+    PHONE_WIDTH,
+    PLAYER_COLOURS,
+    SMALL,
+    WHITE,
+    Board,
+    Colour,
+    banner_palette_colours,
+    clip,
+    draw_result_banner,
+    fit_size,
+    game_palette,
+    text_width,
+)
 from games.two_fat_dudes import EXIT, PENALTY_PER_STEP, TRACK, edge_cost
 
-WIDTH, HEIGHT = 960, 450
-SPACE_W, SPACE_H = 58, 96
-RADIUS = 46
+WIDTH = PHONE_WIDTH
+MARGIN = 8
+RADIUS = 42
+SPACE_W = (WIDTH - 2 * MARGIN - 2 * RADIUS) // 13
 TRACK_X = (WIDTH - 13 * SPACE_W) // 2
-TRACK_Y = 118
+TOP_H = 166
+RED_PENALTY_Y = TOP_H + 16
+TRACK_Y = TOP_H + 34
+SPACE_H = 92
 MID_Y = TRACK_Y + SPACE_H // 2
+BLUE_PENALTY_Y = TRACK_Y + SPACE_H + 18
+BOTTOM_Y = BLUE_PENALTY_Y + 26
+COUNTER_BOX = 44
+HEIGHT = BOTTOM_Y + 176
 FILLS = {"red": (222, 104, 96), "blue": (96, 136, 222), "green": (82, 170, 98)}
 LIGHT = {"red": (246, 206, 200), "blue": (204, 218, 246)}
 TOKEN = {"red": PLAYER_COLOURS[0], "blue": PLAYER_COLOURS[1]}
-WHITE = (255, 255, 255)
+EDGE_RING = (250, 210, 60)
+TURN_BAND = (255, 236, 179)
+PALETTE = game_palette(
+    [BACKGROUND, INK, MUTED, WHITE, *FILLS.values(), *LIGHT.values(), *TOKEN.values(), EDGE_RING, TURN_BAND,
+     *banner_palette_colours()],
+    inks=[INK, MUTED, WHITE, *TOKEN.values()],
+    papers=[BACKGROUND, WHITE, TURN_BAND, *FILLS.values(), *LIGHT.values(), *TOKEN.values(), INK,
+            banner_palette_colours()[0]],
+)
 
 
 def position_x(position: int) -> float:
@@ -34,116 +74,160 @@ def position_x(position: int) -> float:
     return TRACK_X + (position - 0.5) * SPACE_W
 
 
-def draw_hallway(view: dict, names: Mapping[str, str]) -> bytes:
-    image, draw = new_canvas(WIDTH, HEIGHT)
-    centered_text(draw, (WIDTH / 2, 24), "Two Fat Dudes in a Narrow Hallway", 24)
-    _draw_track(draw)
-    _draw_penalties(draw)
-    _draw_dudes(draw, view, names)
-    _draw_panel(draw, view, names)
-    return to_png(image)
-
-
-def _draw_track(draw: ImageDraw.ImageDraw) -> None:
+@cache
+def _hallway() -> Image.Image:
+    """The track, both penalty rows and the counter's labels: everything that never changes."""
+    board = Board.blank(WIDTH, HEIGHT)
     left, right = TRACK_X, TRACK_X + 13 * SPACE_W
-    draw.pieslice((left - RADIUS, MID_Y - RADIUS, left + RADIUS, MID_Y + RADIUS), 90, 270,
-                  fill=LIGHT["red"], outline=INK, width=2)
-    draw.pieslice((right - RADIUS, MID_Y - RADIUS, right + RADIUS, MID_Y + RADIUS), 270, 90,
-                  fill=LIGHT["blue"], outline=INK, width=2)
-    centered_text(draw, (left - RADIUS / 2 + 4, MID_Y - 26), "red", 11, INK)
-    centered_text(draw, (right + RADIUS / 2 - 6, MID_Y - 26), "blue", 11, INK)
-    centered_text(draw, (left - RADIUS / 2, MID_Y + RADIUS + 10), "0", 12, MUTED)
-    centered_text(draw, (right + RADIUS / 2, MID_Y + RADIUS + 10), "14", 12, MUTED)
+    board.draw.pieslice((left - RADIUS, MID_Y - RADIUS, left + RADIUS, MID_Y + RADIUS), 90, 270,
+                        fill=LIGHT["red"], outline=INK, width=2)
+    board.draw.pieslice((right - RADIUS, MID_Y - RADIUS, right + RADIUS, MID_Y + RADIUS), 270, 90,
+                        fill=LIGHT["blue"], outline=INK, width=2)
     for position, (colour, number) in TRACK.items():
         x0 = TRACK_X + (position - 1) * SPACE_W
-        draw.rectangle((x0, TRACK_Y, x0 + SPACE_W, TRACK_Y + SPACE_H), fill=FILLS[colour], outline=INK, width=2)
-        centered_text(draw, (x0 + SPACE_W / 2, TRACK_Y + 18), str(number), 22, WHITE)
-        centered_text(draw, (x0 + SPACE_W / 2, TRACK_Y + SPACE_H - 10), f"#{position}", 11, WHITE)
-
-
-def _draw_penalties(draw: ImageDraw.ImageDraw) -> None:
-    """Red's penalty row above the track, blue's below: what staying on a space would cost."""
-    red_y, blue_y = TRACK_Y - 22, TRACK_Y + SPACE_H + 22
-    draw.text((TRACK_X - RADIUS, red_y - 26), "red's end penalty", font=font(12), fill=TOKEN["red"])
-    draw.text((TRACK_X - RADIUS, blue_y + 14), "blue's end penalty", font=font(12), fill=TOKEN["blue"])
+        board.draw.rectangle((x0, TRACK_Y, x0 + SPACE_W, TRACK_Y + SPACE_H), fill=FILLS[colour], outline=INK, width=2)
+        board.text((x0 + SPACE_W / 2, TRACK_Y + 20), str(number), KEY, WHITE, "mm", bold=True)
     for position in range(15):
         x = position_x(position)
         if position != EXIT[0]:
-            centered_text(draw, (x, red_y), str(PENALTY_PER_STEP * abs(EXIT[0] - position)), 13, TOKEN["red"])
+            board.text((x, RED_PENALTY_Y), str(PENALTY_PER_STEP * abs(EXIT[0] - position)), SMALL, TOKEN["red"], "mm")
         if position != EXIT[1]:
-            centered_text(draw, (x, blue_y), str(PENALTY_PER_STEP * abs(EXIT[1] - position)), 13, TOKEN["blue"])
+            board.text((x, BLUE_PENALTY_Y), str(PENALTY_PER_STEP * abs(EXIT[1] - position)), SMALL, TOKEN["blue"],
+                       "mm")
+    board.text((MARGIN, HEIGHT - 16), "Red above, blue below: end penalty (5 a step to your exit)", SMALL, MUTED,
+               "lm")
+    left = WIDTH - MARGIN - 5 * (COUNTER_BOX + 6)
+    board.text((left, BOTTOM_Y + 8), "Encounters · Edge cost", SMALL, MUTED, "lm")
+    for number in range(1, 6):
+        x0 = left + (number - 1) * (COUNTER_BOX + 6)
+        under = f"-{edge_cost(number)}" if number <= 4 else "squeeze"
+        board.text((x0 + COUNTER_BOX / 2, BOTTOM_Y + 26 + COUNTER_BOX + 14), under,
+                   SMALL if number <= 4 else 15, MUTED, "mm")
+    board.text((left, BOTTOM_Y + 26 + COUNTER_BOX + 40), "gold ring: holds the Edge", SMALL, MUTED, "lm")
+    return board.image
 
 
-def _draw_dudes(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str]) -> None:
+def _name(names: Mapping[str, str], player_id: str) -> str:
+    return names.get(player_id, player_id)
+
+
+def _status(view: dict, names: Mapping[str, str]) -> str:
+    to_act = [_name(names, p) for p in view.get("to_act") or []]
+    phase = view["phase"]
+    if phase == "roll-off":
+        return "Roll for the start: " + " and ".join(to_act)
+    who = to_act[0] if to_act else ""
+    if phase == "encounter":
+        return f"{who}: accept, decline or counter" if view.get("offer") else f"{who}: make an offer or pass"
+    if phase == "edge":
+        return f"{who} holds the Edge: retreat or send back"
+    return f"{who} to roll" + (" (race!)" if phase == "race" else "")
+
+
+def last_roll(events: Sequence[dict]) -> tuple[str, int, str] | None:
+    """(who rolled, the d4, what for) from a move's events; None when nothing was rolled."""
+    for event in events:
+        if event["type"] == "rolled":
+            return event["player"], event["roll"], ""
+        if event["type"] == "roll_off":
+            return event["player"], event["roll"], " for the start"
+    return None
+
+
+def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:
+    """One row per player: his token colour, name, tags and score; the player to act on a band."""
+    to_act = set(view.get("to_act") or [])
+    for index, player in enumerate(view["players"]):
+        top = 6 + index * 44
+        if player["id"] in to_act:
+            board.draw.rectangle((0, top - 2, WIDTH - 1, top + 40), fill=TURN_BAND)
+        colour = TOKEN[player["colour"]]
+        board.draw.ellipse((MARGIN, top + 6, MARGIN + 26, top + 32), fill=colour, outline=INK)
+        score = f"{player['score']} pts"
+        board.text((WIDTH - MARGIN, top + 19), score, KEY, INK, "rm", bold=True)
+        tags = [tag for tag, on in (("start", view.get("start_player") == player["id"]),
+                                    ("Edge", view.get("edge") == player["id"]),
+                                    ("exited", player["exited"])) if on]
+        tag_text = " · ".join(tags)
+        room = WIDTH - 2 * MARGIN - 40 - text_width(score, KEY) - (text_width(tag_text, SMALL) + 16 if tags else 0)
+        name = clip(_name(names, player["id"]), KEY, room)
+        board.text((MARGIN + 36, top + 19), name, KEY, colour, "lm", bold=True)
+        if tags:
+            board.text((MARGIN + 44 + text_width(name, KEY), top + 21), tag_text, SMALL, MUTED, "lm")
+
+
+def _draw_turn(board: Board, view: dict, names: Mapping[str, str], events: Sequence[dict], top: int) -> None:
+    """Whose turn it is (key size) and the last roll."""
+    if view["phase"] != "over":
+        status = _status(view, names)
+        board.text((MARGIN, top), status, fit_size(status, KEY, WIDTH - 2 * MARGIN), INK, "lm", bold=True)
+    rolled = last_roll(events)
+    if rolled is not None:
+        roller, roll, why = rolled
+        text = f"Last roll: {_name(names, roller)} rolled {roll}{why}"
+        board.text((MARGIN, top + 34), clip(text, BODY, WIDTH - 2 * MARGIN), BODY, INK, "lm")
+
+
+def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
     players = view["players"]
     shared = players[0]["position"] == players[1]["position"]
     for index, player in enumerate(players):
         x = position_x(player["position"])
-        y = MID_Y + 8 + ((index * 2 - 1) * 22 if shared else 0)
+        y = MID_Y + 10 + ((index * 2 - 1) * 20 if shared else 0)
         radius = 17 if shared else 21
-        outline = (250, 210, 60) if view.get("edge") == player["id"] else INK
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=TOKEN[player["colour"]],
-                     outline=outline, width=4 if outline != INK else 2)
-        initial = (names.get(player["id"], player["id"]) or "?")[:1].upper()
-        centered_text(draw, (x, y), initial, 18, WHITE)
+        ring = EDGE_RING if view.get("edge") == player["id"] else INK
+        board.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=TOKEN[player["colour"]],
+                           outline=ring, width=4 if ring != INK else 2)
+        initial = (_name(names, player["id"]) or "?")[:1].upper()
+        board.text((x, y), initial, BODY if shared else KEY, WHITE, "mm", bold=True)
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str]) -> None:
-    top = TRACK_Y + SPACE_H + 62
-    for index, player in enumerate(view["players"]):
-        y = top + index * 34
-        colour = TOKEN[player["colour"]]
-        draw.ellipse((30, y, 52, y + 22), fill=colour, outline=INK)
-        name = names.get(player["id"], player["id"])
-        tags = []
-        if view.get("start_player") == player["id"]:
-            tags.append("start player")
-        if view.get("edge") == player["id"]:
-            tags.append("holds the Edge")
-        if player["exited"]:
-            tags.append("exited")
-        label = f"{name} ({player['colour']}): {player['score']} points"
-        draw.text((62, y + 1), label, font=font(20), fill=INK)
-        if tags:
-            draw.text((62 + draw.textlength(label, font=font(20)) + 14, y + 4), " · ".join(tags),
-                      font=font(16), fill=MUTED)
-    _draw_encounter_counter(draw, view["encounters"], top)
-    _draw_offer_and_status(draw, view, names, top + 80)
-
-
-def _draw_encounter_counter(draw: ImageDraw.ImageDraw, encounters: int, top: int) -> None:
-    """Five boxes like the sheet's counter; the cost of the Edge choice under boxes 1–4."""
-    left = WIDTH - 5 * 44 - 30
-    draw.text((left, top - 20), "encounters (Edge cost)", font=font(14), fill=MUTED)
-    draw.text((left, top + 62), "gold ring: holds the Edge", font=font(13), fill=MUTED)
+def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
+    """The offer on the table (left) and the encounter counter (right)."""
+    left = WIDTH - MARGIN - 5 * (COUNTER_BOX + 6)
     for number in range(1, 6):
-        x0 = left + (number - 1) * 44
-        done = number <= encounters
-        draw.rectangle((x0, top, x0 + 36, top + 36), fill=INK if done else WHITE, outline=INK, width=2)
-        centered_text(draw, (x0 + 18, top + 18), str(number), 18, WHITE if done else INK)
-        under = f"-{edge_cost(number)}" if number <= 4 else "squeeze"
-        centered_text(draw, (x0 + 18, top + 48), under, 12, MUTED)
-
-
-def _draw_offer_and_status(draw: ImageDraw.ImageDraw, view: dict, names: Mapping[str, str], top: int) -> None:
-    def name(player_id: str) -> str:
-        return names.get(player_id, player_id)
-
+        x0 = left + (number - 1) * (COUNTER_BOX + 6)
+        done = number <= view["encounters"]
+        board.draw.rectangle((x0, BOTTOM_Y + 26, x0 + COUNTER_BOX, BOTTOM_Y + 26 + COUNTER_BOX),
+                             fill=INK if done else WHITE, outline=INK, width=2)
+        board.text((x0 + COUNTER_BOX / 2, BOTTOM_Y + 26 + COUNTER_BOX / 2), str(number), BODY,
+                   WHITE if done else INK, "mm")
+    width = left - 2 * MARGIN - 8
     offer = view.get("offer")
+    board.text((MARGIN, BOTTOM_Y + 8), "On the table", SMALL, MUTED, "lm")
     if offer is None:
-        table = "No offer on the table."
-    else:
-        payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
-        table = (f"On the table: {name(offer['payer'])} pays {name(payee)} {offer['points']} points"
-                 f" (proposed by {name(offer['proposed_by'])})")
-    draw.text((30, top), table, font=font(18), fill=INK)
+        board.text((MARGIN, BOTTOM_Y + 42), "no offer", BODY, MUTED, "lm")
+        return
+    payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
+    lines = [f"{clip(_name(names, offer['payer']), BODY, width - 50)} pays",
+             f"{clip(_name(names, payee), BODY, width - 110)} {offer['points']} points",
+             f"(offered by {clip(_name(names, offer['proposed_by']), SMALL, width - 110)})"]
+    for index, line in enumerate(lines):
+        board.text((MARGIN, BOTTOM_Y + 42 + index * 30), line, BODY if index < 2 else SMALL,
+                   INK if index < 2 else MUTED, "lm", bold=index == 1)
+
+
+def _final_scores(view: dict, names: Mapping[str, str]) -> list[tuple[str, str, Colour]]:
+    return [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
+
+
+def _headline(view: dict, names: Mapping[str, str]) -> str:
+    winners = [_name(names, p) for p in view.get("winners") or []]
+    if len(winners) > 1:
+        return "Shared victory: " + " and ".join(winners)
+    if winners:
+        return f"{winners[0]} is the Honorary Skinny Dude!"
+    return "Game over"
+
+
+def draw_hallway(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:
+    board = Board(_hallway().copy())
     if view["phase"] == "over":
-        winners = view.get("winners") or []
-        status = "Game over. " + (
-            "Shared victory: " + " and ".join(map(name, winners)) if len(winners) > 1
-            else f"{name(winners[0])} is the Honorary Skinny Dude!" if winners else ""
-        )
+        draw_result_banner(board, 6, _headline(view, names), _final_scores(view, names))
+        _draw_turn(board, view, names, events, BANNER_HEIGHT + 6 + 18 - 34)
     else:
-        waiting = ", ".join(map(name, view.get("to_act") or []))
-        status = f"Phase: {view['phase']} · waiting for {waiting}"
-    draw.text((30, top + 32), status, font=font(18), fill=MUTED)
+        _draw_players(board, view, names)
+        _draw_turn(board, view, names, events, 112)
+    _draw_dudes(board, view, names)
+    _draw_bottom(board, view, names)
+    return board.png(PALETTE)

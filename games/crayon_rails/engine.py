@@ -45,6 +45,7 @@ from games.crayon_rails import actions as act
 from games.crayon_rails.building import build, upgrade
 from games.crayon_rails.cards import deck
 from games.crayon_rails.derailment import give_up, lose_private_load
+from games.crayon_rails.determinize import determinize
 from games.crayon_rails.legal import legal_actions
 from games.crayon_rails.locking import deliver, draw_for_setup, keep_cards, lock, pitch
 from games.crayon_rails.movement import drop, move, pickup, start
@@ -95,6 +96,9 @@ class CrayonRails:
 
     def legal_actions(self, state: State, player: str) -> list[dict]:
         return legal_actions(state, player)
+
+    def determinize(self, view: dict, player: str, rng: Randomness) -> State:
+        return determinize(view, rng)
 
     def state_from_json(self, data: str) -> State:
         return State.model_validate_json(data)

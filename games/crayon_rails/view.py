@@ -1,4 +1,9 @@
-"""The public view: everything is face up in this variant, so every player sees the same."""
+"""The public view: everything is face up in this variant, so every player sees the same.
+
+Beyond the rules file's keys the view carries what a player at the table knows and the legal moves
+depend on (the game's options, what the current turn has done, where each train came from, who
+lost his next turn, how long each event lasts), so `determinize` can rebuild the state from it.
+"""
 
 from __future__ import annotations
 
@@ -24,12 +29,13 @@ def _moves_left(state: State, player_id: str) -> int:
 
 def _active_events(state: State) -> list[dict]:
     shown = [
-        {"card": e.card, "kind": e.kind, "target": e.target, "drawer": e.drawer} for e in state.active_events
+        {"card": e.card, "kind": e.kind, "target": e.target, "drawer": e.drawer, "turn_ends_left": e.turn_ends_left}
+        for e in state.active_events
     ]
     if state.derailment:
         event = state.derailment
         shown.append({"card": event.card, "kind": event.kind, "target": event.target, "drawer": event.drawer,
-                      "pending": list(state.pending_losses)})
+                      "turn_ends_left": event.turn_ends_left, "pending": list(state.pending_losses)})
     return shown
 
 
@@ -37,6 +43,8 @@ def public_view(state: State) -> dict:
     return {
         "phase": state.phase,
         "round": state.round,
+        "options": state.options.model_dump(),
+        "turn": state.turn.model_dump() if state.turn else None,
         "to_act": to_act(state),
         "players": [
             {
@@ -44,6 +52,8 @@ def public_view(state: State) -> dict:
                 "cash": p.cash,
                 "train": p.train,
                 "at": p.at,
+                "came_from": p.came_from,
+                "loses_next_turn": p.loses_next_turn,
                 "moves_left": _moves_left(state, p.id),
                 "loads": list(p.loads),
                 "markers": markers_left(state, p.id),

@@ -14,7 +14,7 @@ from bot.config import MissingToken, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DISCORD_GUILD_ID",
-            "LOG_LEVEL", "REMINDER_HOURS", "TURN_CLOCK_HOURS")
+            "LOG_LEVEL", "REMINDER_HOURS", "TURN_CLOCK_HOURS", "SHARD_COUNT", "SHARD_IDS")
 
 
 @pytest.fixture
@@ -72,3 +72,30 @@ def test_python_m_bot_without_a_token_says_what_to_set(tmp_path):
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN is not set" in lines[0]
+
+
+def test_shards_unset_keep_one_unsharded_process(clean_env):
+    settings = Settings(_env_file=None)
+    assert not settings.sharded and settings.own_shards == [0]
+
+
+def test_shard_ids_are_read_as_a_comma_separated_list(clean_env):
+    clean_env.setenv("SHARD_COUNT", "4")
+    clean_env.setenv("SHARD_IDS", "1, 3")
+    settings = Settings(_env_file=None)
+    assert settings.sharded and settings.own_shards == [1, 3]
+    clean_env.setenv("SHARD_IDS", "")
+    assert Settings(_env_file=None).own_shards == [0, 1, 2, 3], "no SHARD_IDS: every shard"
+
+
+@pytest.mark.parametrize(("count", "ids", "message"), [
+    ("", "0", "needs SHARD_COUNT"),
+    ("2", "2", "from 0 to 1"),
+    ("2", "0,0", "distinct"),
+    ("2", "zero", "separated by commas"),
+])
+def test_bad_shard_settings_are_refused_clearly(clean_env, count, ids, message):
+    clean_env.setenv("SHARD_COUNT", count)
+    clean_env.setenv("SHARD_IDS", ids)
+    with pytest.raises(ValidationError, match=message):
+        Settings(_env_file=None)

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import Frontend
+from bot.frontend import ActionButton, Frontend, Select
 from bot.frontends import FRONTENDS
 from bot.frontends.follow_the_arrow import FRONTEND, RULES_TEXT
 from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
@@ -120,18 +120,62 @@ def test_jump_action_is_accepted_by_the_engine():
         FRONTEND.jump_action(1, "  ")
 
 
-def test_call_jump_button_only_while_jump_is_callable():
-    assert FRONTEND.buttons(GAME.view(started(), None)) == []
+def legal(state):
+    return {player: GAME.legal_actions(state, player) for player in PLAYERS}
+
+
+def table_buttons(state):
+    return [c for c in FRONTEND.components(GAME.view(state, None), legal(state)) if isinstance(c, ActionButton)]
+
+
+def test_call_jump_button_only_while_jump_is_callable_and_only_for_the_last_mover():
+    assert table_buttons(started()) == []
     state, _ = callable_state()
-    buttons = FRONTEND.buttons(GAME.view(state, None))
+    buttons = table_buttons(state)
     assert buttons[0].label == "Call Jump!"
     for button in buttons:
+        assert button.players == ("bob",)
         action = FRONTEND.action_for_button(button.token)
         assert action in GAME.legal_actions(state, "bob")
         with pytest.raises(IllegalMove):
             play(state, "alice", action)
     called, _ = play(state, "bob", FRONTEND.action_for_button("call_jump"))
-    assert FRONTEND.buttons(GAME.view(called, None)) == []
+    assert table_buttons(called) == []
+
+
+def reachable_actions(state, player):
+    """Every action the menus lead `player` to, following each step the frontend opens."""
+    view, own, moves = GAME.view(state, None), GAME.view(state, player), legal(state)
+    tokens = [o.token for c in FRONTEND.components(view, moves) if isinstance(c, Select) and player in c.players
+              for o in c.options]
+    found = []
+    while tokens:
+        token = tokens.pop()
+        step = FRONTEND.expand(token, own, player, moves)
+        if step is None:
+            found.append(FRONTEND.action_for_button(token))
+            continue
+        for menu in step.components:
+            assert isinstance(menu, Select) and menu.players == (player,) and len(menu.options) <= 25
+            tokens += [o.token for o in menu.options]
+    return found
+
+
+def test_the_placement_menus_lead_to_every_placement_and_nothing_else():
+    state = GAME.new_game(PLAYERS, NO_DICE, {"black": "alice"})
+    found = reachable_actions(state, "alice")
+    assert sorted(map(str, found)) == sorted(map(str, GAME.legal_actions(state, "alice")))
+    assert reachable_actions(state, "bob") == []
+
+
+@pytest.mark.parametrize("state", [started(), callable_state()[0], play(callable_state()[0], "bob",
+                                                                        {"type": "call_jump"})[0]])
+def test_the_move_menus_offer_exactly_the_legal_moves_and_jumps(state):
+    mover = GAME.to_act(state)[0]
+    wanted = [a for a in GAME.legal_actions(state, mover) if a["type"] in ("move", "jump")]
+    assert sorted(map(str, reachable_actions(state, mover))) == sorted(map(str, wanted))
+    for action in reachable_actions(state, mover):
+        play(state, mover, action)
 
 
 def test_unknown_button_tokens_are_refused():
@@ -142,7 +186,8 @@ def test_unknown_button_tokens_are_refused():
 def test_narration_of_placing_moving_and_calling_names_the_players():
     state = GAME.new_game(PLAYERS, NO_DICE, {"black": "alice"})
     _, events = play(state, "alice", {"type": "place", "order": [3, 1, 5, 2, 4]})
-    assert FRONTEND.describe_events(events, MENTIONS) == ["<@1> places the black pawns: a3 b1 c5 d2 e4."]
+    assert FRONTEND.describe_events(events, MENTIONS) == [
+        "<@1> places the black pawns: pawn 3 on a1, pawn 1 on b1, pawn 5 on c1, pawn 2 on d1, pawn 4 on e1."]
     state, events = callable_state()
     lines = FRONTEND.describe_events(events, MENTIONS)
     assert lines[0] == "<@2> moves pawn 3: b4 → b3."
@@ -172,7 +217,7 @@ def test_narration_of_a_chain_pass_draw_and_win():
 
 def test_describe_state_lists_pawns_turn_and_calls():
     text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
-    assert "Black <@1>: 1:b1 2:d1 3:a1 4:e1 5:c1 (0/5 across)" in text
+    assert "Black <@1>: pawn 1 on b1, pawn 2 on d1, pawn 3 on a1, pawn 4 on e1, pawn 5 on c1 (0/5 across)" in text
     assert "<@1> to move." in text
     state, _ = callable_state()
     assert "<@2> may call Jump!" in FRONTEND.describe_state(GAME.view(state, None), MENTIONS)
@@ -184,4 +229,4 @@ def test_describe_state_lists_pawns_turn_and_calls():
 
 def test_frontend_is_a_frontend():
     assert isinstance(FRONTEND, Frontend)
-    assert set(FRONTEND.verbs) == {"place", "move"}
+    assert set(FRONTEND.verbs) == {"place", "move", "jump"}

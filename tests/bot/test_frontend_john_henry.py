@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.frontends import FRONTENDS
 from bot.frontends.john_henry import FRONTEND
+from bot.render.canvas import PHONE_WIDTH
 from bot.render.john_henry import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness, SeededRandomness
 from games.john_henry import GAME, State, Track
@@ -47,7 +48,7 @@ def test_registered_under_its_slug():
 def test_board_is_a_png_of_the_expected_size():
     image = picture(GAME.new_game([A, B], ScriptedRandomness()))
     assert image.format == "PNG"
-    assert image.size == (WIDTH, HEIGHT) and 800 <= WIDTH <= 1000
+    assert image.size == (WIDTH, HEIGHT) and WIDTH == PHONE_WIDTH and HEIGHT < WIDTH
 
 
 @pytest.mark.parametrize("changed", [

@@ -7,9 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton
+from bot.frontend import ActionButton, Form
 from bot.frontends import FRONTENDS
-from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, action_for_counter
+from bot.frontends.two_fat_dudes import FRONTEND
+from bot.render.canvas import PHONE_WIDTH
 from bot.render.two_fat_dudes import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
@@ -41,7 +42,7 @@ def test_frontend_is_registered():
 def test_board_is_a_png_of_the_expected_size():
     image = picture(view_of())
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
-    assert 800 <= WIDTH <= 1000
+    assert WIDTH == PHONE_WIDTH and HEIGHT < WIDTH
 
 
 @pytest.mark.parametrize("change", [
@@ -90,8 +91,6 @@ def test_buttons_decode_to_actions_the_engine_accepts():
         view = GAME.view(situation, None)
         player = view["to_act"][0]
         for token in tokens(view):
-            if token == COUNTER_MODAL_TOKEN:
-                continue
             action = FRONTEND.action_for_button(token)
             assert action in GAME.legal_actions(situation, player) or action["type"] in ("offer", "counter")
             GAME.apply(situation, player, action, ScriptedRandomness(rolls=[1]))
@@ -105,16 +104,34 @@ def test_encounter_buttons_with_nothing_on_the_table():
     assert FRONTEND.action_for_button("offer.5") == {"type": "offer", "points": 5}
 
 
-def test_facing_an_offer_buttons_and_the_counter_modal_token():
-    view = view_of(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0))
-    assert tokens(view) == ["accept", "decline", "counter"]
+def test_facing_an_offer_buttons_and_the_counter_form_for_the_decider_alone():
+    situation = state(phase="encounter", positions=[6, 7], encounters=1, offer=Offer(payer=0, points=3, proposed_by=0))
+    view = GAME.view(situation, None)
+    assert tokens(view) == ["accept", "decline"]
+    legal = {player: GAME.legal_actions(situation, player) for player in situation.players}
+    components = FRONTEND.components(view, legal)
+    form = components[-1]
+    assert isinstance(form, Form) and form.key == "counter" and form.label == "Counter…"
+    assert all(c.players == tuple(view["to_act"]) for c in components)
+    assert "3" in form.fields[0].placeholder
     with pytest.raises(IllegalMove, match="form"):
-        FRONTEND.action_for_button(COUNTER_MODAL_TOKEN)
-    assert action_for_counter(23) == {"type": "counter", "points": 23}
+        FRONTEND.action_for_button("counter")
+    assert FRONTEND.action_for_form("counter", {"points": " 23 "}) == {"type": "counter", "points": 23}
     assert FRONTEND.action_for_button("counter.23") == {"type": "counter", "points": 23}
-    for bad in (-1, True, "5"):
-        with pytest.raises(IllegalMove):
-            action_for_counter(bad)
+    for bad in ("-1", "", "5 points", "1.5"):
+        with pytest.raises(IllegalMove, match="Counter…"):
+            FRONTEND.action_for_form("counter", {"points": bad})
+
+
+def test_with_nothing_on_the_table_an_offer_form_takes_any_amount():
+    situation = state(phase="encounter", positions=[6, 7], encounters=1, decider=0)
+    view = GAME.view(situation, None)
+    legal = {player: GAME.legal_actions(situation, player) for player in situation.players}
+    form = FRONTEND.components(view, legal)[-1]
+    assert isinstance(form, Form) and form.key == "offer" and form.players == tuple(view["to_act"])
+    action = FRONTEND.action_for_form("offer", {"points": "17"})
+    assert action == {"type": "offer", "points": 17}
+    GAME.apply(situation, view["to_act"][0], action, ScriptedRandomness())
 
 
 def test_edge_buttons():

@@ -7,6 +7,7 @@ import sqlite3
 
 from bot.host import Host
 from bot.migrations import MIGRATIONS
+from bot.shards import Shards
 from bot.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, FakeWait, Outbox, play_until_over, start_game
@@ -253,3 +254,34 @@ async def test_a_database_from_before_timers_is_brought_up_to_date(tmp_path, clo
     assert session.status == "lobby" and session.waiting_since is None
     assert await store.pending_timers() == [] and await store.turn_dm_users(["101"]) == set()
     await store.close()
+
+
+def guild_on_shard(shard_id: int, shard_count: int = 2, base: int = 1_574_115_793_170_333_710) -> str:
+    """A Discord-shaped guild id whose events Discord sends to `shard_id`."""
+    for offset in range(shard_count):
+        candidate = base + (offset << 22)
+        if (candidate >> 22) % shard_count == shard_id:
+            return str(candidate)
+    raise AssertionError("unreachable")
+
+
+async def test_each_process_sends_only_the_reminders_of_its_own_shards(host, clock):
+    east, west = guild_on_shard(0), guild_on_shard(1)
+    await start_game(host, "follow-the-arrow", "910", [ALICE, BOB], guild=east, options={"first": ALICE.id})
+    await start_game(host, "follow-the-arrow", "911", [CAROL, BOB], guild=west, options={"first": CAROL.id})
+    clock.advance(12 * HOUR)
+    first_shard, second_shard = Outbox(), Outbox()
+    one = first_shard.dispatcher(host, shards=Shards(2, (0,)))
+    two = second_shard.dispatcher(host, shards=Shards(2, (1,)))
+
+    assert await host.store.next_due(Shards(2, (0,))) == clock()
+    assert await one.dispatch_due() == 1
+    assert [r.session.guild_id for r in first_shard.reminders] == [east]
+    assert await host.store.next_due(Shards(2, (0,))) == clock() + 12 * HOUR, "only its own next reminder"
+    assert await host.store.next_due(Shards(2, (1,))) == clock(), "the other shard's is still due"
+
+    clock.advance(HOUR)  # the shard-1 process was down; its replacement starts and sends what is due
+    assert await two.dispatch_due() == 1
+    assert [(r.session.guild_id, r.player) for r in second_shard.reminders] == [(west, CAROL.id)]
+    assert await one.dispatch_due() == 0 and await two.dispatch_due() == 0, "each reminder once"
+    assert len(first_shard.reminders) == 1

@@ -1,4 +1,4 @@
-"""Two Fat Dudes commands below Discord: options to actions, the counter form's amount, the Counter button."""
+"""Two Fat Dudes commands below Discord: options to actions, the counter form's amount, the Counter… form button."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import re
 import discord
 import pytest
 
-from bot.buttons import BUTTON_ITEMS, ActionButton
-from bot.frontends.two_fat_dudes import COUNTER_MODAL_TOKEN, FRONTEND, counter_from_text
+from bot.buttons import ActionButton
+from bot.components import FormButton
+from bot.frontends.two_fat_dudes import FRONTEND, counter_from_text
 from bot.replies import board_components
 from bot.store import Seat, SessionRecord
-from cogs.two_fat_dudes import SLUG, CounterButton, CounterForm
+from cogs.two_fat_dudes import SLUG
 from games.core import IllegalMove, SeededRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
 
@@ -69,24 +70,12 @@ def test_the_counter_form_takes_digits_only():
             counter_from_text(typed)
 
 
-def test_the_counter_button_carries_session_and_version_and_fits_discord():
-    button = CounterButton(1234, 5678)
-    custom_id = button.item.custom_id
-    assert custom_id is not None and len(custom_id) <= 100
-    match = re.fullmatch(CounterButton.__discord_ui_compiled_template__, custom_id)
-    assert match and match["session"] == "1234" and match["version"] == "5678"
-    assert not re.fullmatch(ActionButton.__discord_ui_compiled_template__, custom_id), "not a plain action"
-    form = CounterForm(1234, 5678, 1573792483186311210, on_table=18)
-    assert len(form.custom_id) <= 100 and len(form.title) <= 45
-    assert form.custom_id != CounterForm(1234, 5678, 1573792483186311211, on_table=18).custom_id
-    assert form.points.max_length == 9 and "18" in (form.points.placeholder or "")
-
-
-def test_the_board_draws_the_registered_counter_button_and_plain_buttons_for_the_rest(monkeypatch):
-    monkeypatch.setitem(BUTTON_ITEMS, (SLUG, COUNTER_MODAL_TOKEN), CounterButton)
+def test_the_board_draws_plain_buttons_and_a_form_button_for_the_counter():
     state = encounter(Offer(payer=0, points=5, proposed_by=0))
-    view: discord.ui.View = board_components(session_of(state), GAME.view(state, None))
+    legal = {player: GAME.legal_actions(state, player) for player in state.players}
+    view: discord.ui.View = board_components(session_of(state), GAME.view(state, None), legal)
     items = {item.item.label: item for item in view.children}  # type: ignore[attr-defined]
     assert list(items) == ["Accept", "Decline", "Counter…"]
-    assert isinstance(items["Counter…"], CounterButton) and items["Counter…"].version == 31
+    assert isinstance(items["Counter…"], FormButton) and items["Counter…"].version == 31
+    assert items["Counter…"].item.custom_id == "parlor:form:7:31:counter"
     assert isinstance(items["Accept"], ActionButton) and items["Accept"].token == "accept"

@@ -112,14 +112,14 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     mover, other = await hallway.acting()
     board = hallway.board()
     assert "Encounter 1!" in board.embed["description"]
-    assert labels(board) == ["Pass", "Offer 0", "Offer 5", "Offer 10"]
+    assert labels(board) == ["Pass", "Offer 0", "Offer 5", "Offer 10", "Offer…"]
     refused(await hallway.press(other, "Offer 5"), other, "decision")
 
     offered = await hallway.ok(await hallway.press(mover, "Offer 5"))
     assert f"{mover.mention} offers {other.mention} 5 points" in offered.embed["description"]
     assert labels(offered) == ["Accept", "Decline", "Counter…"]
     refused(await hallway.press(mover, "Accept", offered), mover, f"{other.name}'s decision")
-    refused(await hallway.press(mover, "Counter…", offered), mover, "decision")
+    refused(await hallway.press(mover, "Counter…", offered), mover, f"That is for {other.name}")
 
     form = await hallway.press(other, "Counter…", offered)
     assert form.modal is not None and form.modal["title"] == "Counter-offer"

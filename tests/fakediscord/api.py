@@ -114,23 +114,45 @@ class FakeDiscord:
     def owner(self) -> FakeUser:
         return self.world.users[self.world.guild.owner_id]
 
-    def channel(self, name: str) -> FakeChannel:
-        for channel in self.world.guild_channels():
+    def channel(self, name: str, guild: FakeGuild | None = None) -> FakeChannel:
+        """The channel #name of `guild` (the test guild by default)."""
+        for channel in self.world.guild_channels(guild):
             if channel.name == name:
                 return channel
-        raise LookupError(f"no channel #{name}; have {[c.name for c in self.world.guild_channels()]}")
+        raise LookupError(f"no channel #{name}; have {[c.name for c in self.world.guild_channels(guild)]}")
 
-    def create_channel(self, name: str) -> FakeChannel:
-        channel = self.world.add_channel(name)
-        self.gateway.dispatch("CHANNEL_CREATE", payloads.channel(self.world, channel), GUILDS)
+    def create_channel(self, name: str, guild: FakeGuild | None = None) -> FakeChannel:
+        channel = self.world.add_channel(name, guild)
+        self.gateway.dispatch("CHANNEL_CREATE", payloads.channel(self.world, channel), GUILDS,
+                              guild_id=channel.guild_id)
         return channel
 
+    def create_guild(self, name: str, *, shard: tuple[int, int] | None = None,
+                     channels: tuple[str, ...] = DEFAULT_CHANNELS) -> FakeGuild:
+        """Another guild the bot is in, with `channels`; `shard=(shard_id, shard_count)` picks an id on that
+        shard. A connected shard is sent its GUILD_CREATE, as when the bot joins a server."""
+        guild_id = None
+        if shard is not None:
+            shard_id, shard_count = shard
+            candidate = self.world.snowflake()
+            millis = candidate >> 22
+            guild_id = ((millis + (shard_id - millis) % shard_count) << 22) | (candidate & 0x3FFFFF)
+        guild = self.world.add_guild(name, guild_id=guild_id)
+        for channel_name in channels:
+            self.world.add_channel(channel_name, guild)
+        self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(self.world, guild), GUILDS, guild_id=guild.id)
+        self.world.changed()
+        return guild
+
     def create_user(self, name: str, *, moderator: bool = False, member: bool = True) -> FakeUser:
-        """A user; `moderator` gives the role with Manage Channels and Manage Guild; `member=False` is outside."""
+        """A user; `moderator` gives the role with Manage Channels and Manage Guild; `member=False` is outside.
+
+        A member is a member of every guild of the fake."""
         user = self.world.add_user(name, member=member, moderator=moderator)
         if member:
-            data = {**payloads.member(self.world, user), "guild_id": str(self.world.guild.id)}
-            self.gateway.dispatch("GUILD_MEMBER_ADD", data, GUILD_MEMBERS)
+            for guild in self.world.guilds:
+                data = {**payloads.member(self.world, user, guild=guild), "guild_id": str(guild.id)}
+                self.gateway.dispatch("GUILD_MEMBER_ADD", data, GUILD_MEMBERS, guild_id=guild.id)
         return user
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -218,8 +240,9 @@ class FakeDiscord:
             picked = [v for v in values if isinstance(v, FakeUser)]
             data["resolved"] = {"users": {str(u.id): payloads.user(u) for u in picked}}
             if not self.world.channels[message.channel_id].is_dm:
+                guild = self.world.guild_of(self.world.channels[message.channel_id])
                 data["resolved"]["members"] = {
-                    str(u.id): payloads.member(self.world, u, with_user=False, with_permissions=True)
+                    str(u.id): payloads.member(self.world, u, with_user=False, with_permissions=True, guild=guild)
                     for u in picked
                     if u.member
                 }
@@ -261,10 +284,12 @@ class FakeDiscord:
         return await self._run(result, timeout, what)
 
     async def _run(self, result: InteractionResult, timeout: float | None, what: str) -> InteractionResult:
-        if not self.gateway.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway: await fake.wait_until_ready() first")
+        guild_id = result.channel.guild_id
+        if not self.gateway.serves(guild_id):
+            raise RuntimeError("the bot is not connected to the fake gateway (for this guild's shard): "
+                               "await fake.wait_until_ready() first")
         self.interactions.add(result)
-        self.gateway.dispatch("INTERACTION_CREATE", result.payload)
+        self.gateway.dispatch("INTERACTION_CREATE", result.payload, guild_id=guild_id)
         try:
             await self.world.wait_until(
                 lambda: result.acknowledged or result.late, timeout or self.response_timeout,
@@ -336,9 +361,15 @@ class FakeDiscord:
         """Await check() becoming truthy (re-checked on every change in the fake); returns its value."""
         return await self.world.wait_until(check, timeout, what)
 
-    async def wait_until_ready(self, timeout: float = 10.0, *, commands: bool = True) -> None:
-        """The bot is connected (READY and the guild delivered) and, unless commands=False, has synced."""
-        await self.wait_for(lambda: self.gateway.connected, timeout, "the bot to connect to the gateway")
+    async def wait_until_ready(self, timeout: float = 10.0, *, commands: bool = True,
+                               shards: tuple[int, ...] | None = None) -> None:
+        """The bot is connected (READY and the guilds delivered; on every shard, or on `shards`) and,
+        unless commands=False, has synced."""
+        if shards is None:
+            await self.wait_for(lambda: self.gateway.connected, timeout, "the bot to connect to the gateway")
+        else:
+            await self.wait_for(lambda: all(self.gateway.shard_connected(n) for n in shards), timeout,
+                                f"shards {shards} to connect to the gateway")
         if commands:
             await self.wait_for_commands(timeout)
 

@@ -71,7 +71,7 @@ class CommandRegistry:
         return sorted({c["name"] for c in every if c["type"] == 1})
 
     def find(self, name: str, channel: FakeChannel) -> dict[str, Any]:
-        candidates = [] if channel.is_dm else self.guild_commands.get(self._world.guild.id, [])
+        candidates = [] if channel.is_dm else self.guild_commands.get(channel.guild_id or 0, [])
         for command in candidates + self.global_commands:
             if command["name"] == name and command["type"] == 1:
                 return command
@@ -137,8 +137,9 @@ def _check_offered(world: World, command: dict[str, Any], user: FakeUser, channe
     if contexts is not None and GUILD_CONTEXT not in contexts:
         raise CommandError(f"/{name} is not offered in guilds")
     required = command.get("default_member_permissions")
-    if required is not None and (world.permissions_of(user) & int(required)) != int(required):
-        raise CommandError(f"/{name} needs permissions {required}; {user.name} has {world.permissions_of(user)}")
+    has = world.permissions_of(user, world.guild_of(channel))
+    if required is not None and (has & int(required)) != int(required):
+        raise CommandError(f"/{name} needs permissions {required}; {user.name} has {has}")
 
 
 def _leaf_options(
@@ -191,7 +192,8 @@ def _convert(
             raise TypeError(f"{where} takes a user, got {value!r}")
         resolved.setdefault("users", {})[str(value.id)] = payloads.user(value)
         if value.member and not channel.is_dm:
-            member = payloads.member(world, value, with_user=False, with_permissions=True)
+            member = payloads.member(world, value, with_user=False, with_permissions=True,
+                                     guild=world.guild_of(channel))
             resolved.setdefault("members", {})[str(value.id)] = member
         return str(value.id)
     if kind in (ROLE, MENTIONABLE):

@@ -1,8 +1,13 @@
 """The gateway websocket: HELLO, IDENTIFY/RESUME, heartbeats, READY + GUILD_CREATE, and event dispatch.
 
 Each session numbers its dispatches and keeps them, so a bot that reconnects with RESUME gets what it
-missed; a bot process that restarts simply IDENTIFYs again and gets a fresh session. Events go to the
-most recently identified or resumed session. Frames leave through one queue per connection, in order.
+missed; a bot process that restarts simply IDENTIFYs again and gets a fresh session. Frames leave
+through one queue per connection, in order.
+
+Sharding as Discord does it: an IDENTIFY may carry `shard: [shard_id, shard_count]`; that session is
+sent only the guilds of its shard, `(guild_id >> 22) % shard_count`, and every event of a guild goes
+to the most recently identified or resumed session of the guild's shard (DMs go to shard 0). Without
+the field a session is shard 0 of 1 and gets everything.
 """
 
 from __future__ import annotations
@@ -46,6 +51,11 @@ class Connection:
             self._on_sent(self, frame)
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events; direct messages go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 @dataclass(eq=False)
 class Session:
     id: str
@@ -55,6 +65,20 @@ class Session:
     sent: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
     ready: bool = False
+    ready_after: int = 0
+    """The seq of the last frame of the initial burst (READY and the GUILD_CREATEs): sent means ready."""
+
+    @property
+    def shard_id(self) -> int:
+        return self.shard[0] if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return self.shard[1] if self.shard else 1
+
+    @property
+    def live(self) -> bool:
+        return self.connection is not None and self.ready
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         self.seq += 1
@@ -71,7 +95,9 @@ class Gateway:
         self.url = ""
         self.heartbeat_interval_ms = 41250
         self.sessions: dict[str, Session] = {}
-        self.live: Session | None = None
+        self.live_sessions: dict[int, Session] = {}
+        """Per shard id: the session that shard's events go to (the latest identified or resumed)."""
+        self.shard_count = 1
         self.connections: set[Connection] = set()
         self.identify_count = 0
         self.resume_count = 0
@@ -81,12 +107,27 @@ class Gateway:
 
     # -- state the test API reads ------------------------------------------------------------------
     @property
-    def connected(self) -> bool:
-        """The bot holds a live session on an open websocket and has been sent READY and the guild."""
-        return self.live is not None and self.live.connection is not None and self.live.ready
+    def live(self) -> Session | None:
+        """The session of shard 0 (the only one of an unsharded bot)."""
+        return self.live_sessions.get(0)
 
-    def dispatch(self, event: str, data: dict[str, Any], intent: int | None = None) -> None:
-        session = self.live
+    @property
+    def connected(self) -> bool:
+        """Every shard holds a live session on an open websocket and has been sent READY and its guilds."""
+        return all(self.shard_connected(n) for n in range(self.shard_count))
+
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self.live_sessions.get(shard_id)
+        return session is not None and session.live
+
+    def serves(self, guild_id: int | None) -> bool:
+        """The shard of this guild (or of DMs, for None) is connected: its events reach a bot."""
+        return self.shard_connected(shard_of(guild_id, self.shard_count))
+
+    def dispatch(self, event: str, data: dict[str, Any], intent: int | None = None, *,
+                 guild_id: int | None = None) -> None:
+        """Send an event of `guild_id` (None: a DM) to the session of that guild's shard."""
+        session = self.live_sessions.get(shard_of(guild_id, self.shard_count))
         if session is not None and (intent is None or session.intents & intent):
             session.dispatch(event, data)
 
@@ -131,11 +172,13 @@ class Gateway:
         return ws
 
     def _sent(self, connection: Connection, frame: dict[str, Any]) -> None:
-        if frame.get("t") in ("GUILD_CREATE", "RESUMED"):
-            for session in self.sessions.values():
-                if session.connection is connection:
-                    session.ready = True
-            self._world.changed()
+        if frame.get("op") != DISPATCH:
+            return
+        for session in self.sessions.values():
+            if session.connection is connection and not session.ready and (
+                    frame.get("t") == "RESUMED" or frame["s"] >= session.ready_after):
+                session.ready = True
+                self._world.changed()
 
     async def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d")
@@ -160,13 +203,15 @@ class Gateway:
             return
         session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=data.get("shard"))
         self.sessions[session.id] = session
+        self.shard_count = session.shard_count
         self._attach(session, connection)
         self.identify_count += 1
         world = self._world
+        guilds = [g for g in world.guilds if shard_of(g.id, session.shard_count) == session.shard_id]
         ready: dict[str, Any] = {
             "v": 10,
             "user": payloads.client_user(world.bot_user),
-            "guilds": [{"id": str(world.guild.id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -182,7 +227,9 @@ class Gateway:
         if session.shard is not None:
             ready["shard"] = session.shard
         session.dispatch("READY", ready)
-        session.dispatch("GUILD_CREATE", payloads.guild_create(world))
+        for guild in guilds:
+            session.dispatch("GUILD_CREATE", payloads.guild_create(world, guild))
+        session.ready_after = session.seq
         world.changed()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -204,10 +251,14 @@ class Gateway:
     def _attach(self, session: Session, connection: Connection) -> None:
         session.connection = connection
         session.ready = False
-        self.live = session
+        self.live_sessions[session.shard_id] = session
 
     def _members_chunk(self, data: dict[str, Any]) -> None:
         world = self._world
+        guild_id = str(data.get("guild_id") or "")
+        guild = world.guild_by_id(int(guild_id)) if guild_id.isdigit() else None
+        if guild is None:
+            return
         members = world.members()
         if data.get("user_ids"):
             wanted = {str(i) for i in data["user_ids"]}
@@ -217,30 +268,33 @@ class Gateway:
         if data.get("limit"):
             members = members[: int(data["limit"])]
         chunk: dict[str, Any] = {
-            "guild_id": str(world.guild.id),
-            "members": [payloads.member(world, m) for m in members],
+            "guild_id": str(guild.id),
+            "members": [payloads.member(world, m, guild=guild) for m in members],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [],
         }
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
-        self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        self.dispatch("GUILD_MEMBERS_CHUNK", chunk, guild_id=guild.id)
 
     def _message_event(self, event: str, message: FakeMessage) -> None:
         """Mirror REST changes as MESSAGE_* events, with the intents and visibility Discord applies."""
         channel = self._world.channels.get(message.channel_id)
-        if channel is None or message.ephemeral or self.live is None:
+        if channel is None or message.ephemeral:
+            return
+        session = self.live_sessions.get(shard_of(channel.guild_id, self.shard_count))
+        if session is None:
             return
         intent = DIRECT_MESSAGES if channel.is_dm else GUILD_MESSAGES
         if event == "MESSAGE_DELETE":
             data: dict[str, Any] = {"id": str(message.id), "channel_id": str(channel.id)}
             if not channel.is_dm:
-                data["guild_id"] = str(self._world.guild.id)
+                data["guild_id"] = str(channel.guild_id)
         else:
             data = payloads.message(self._world, message, gateway=True)
             author_is_bot = message.author_id == self._world.bot_user.id
             mentioned = self._world.bot_user.mention in message.content
-            if not (self.live.intents & MESSAGE_CONTENT or channel.is_dm or author_is_bot or mentioned):
+            if not (session.intents & MESSAGE_CONTENT or channel.is_dm or author_is_bot or mentioned):
                 data.update(content="", embeds=[], attachments=[], components=[])
-        self.dispatch(event, data, intent)
+        self.dispatch(event, data, intent, guild_id=channel.guild_id)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord import errors, messages, payloads
+from tests.fakediscord import errors, messages, payloads, validation
 from tests.fakediscord import permissions as perms
 from tests.fakediscord.messages import Upload
 from tests.fakediscord.state import EPHEMERAL, LOADING, FakeChannel, FakeMessage, FakeUser, World
@@ -148,14 +148,14 @@ def _payload(world: World, result: InteractionResult, data: dict[str, Any]) -> d
         payload["authorizing_integration_owners"] = {"0": "0"}
         payload["app_permissions"] = str(perms.BOT)
     else:
-        guild = world.guild
+        guild = world.guild_of(channel) or world.guild
         payload["guild_id"] = str(guild.id)
         payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
         payload["guild_locale"] = "en-US"
-        payload["member"] = payloads.member(world, result.user, with_permissions=True)
+        payload["member"] = payloads.member(world, result.user, with_permissions=True, guild=guild)
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-        payload["app_permissions"] = str(world.permissions_of(bot))
+        payload["app_permissions"] = str(world.permissions_of(bot, guild))
     if result.source_message is not None:
         payload["message"] = payloads.message(world, result.source_message)
     return payload
@@ -215,8 +215,7 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
             raise errors.invalid_form(f"{len(choices)} autocomplete choices, more than {CHOICES_MAX}")
         result.choices = choices
     else:
-        if not data.get("custom_id") or not data.get("title") or not data.get("components"):
-            raise errors.invalid_form("a modal needs a custom_id, a title and components")
+        validation.check_modal(data)
         result.modal = data
     result.callback_type = kind
     world.changed()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeMessage, FakeRole, FakeUser, World
+from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser, World
 
 
 def user(u: FakeUser) -> dict[str, Any]:
@@ -24,9 +24,12 @@ def client_user(u: FakeUser) -> dict[str, Any]:
     return {**user(u), "verified": True, "mfa_enabled": False, "flags": 0, "email": None, "locale": "en-US"}
 
 
-def member(world: World, u: FakeUser, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
+def member(world: World, u: FakeUser, *, with_user: bool = True, with_permissions: bool = False,
+           guild: FakeGuild | None = None) -> dict[str, Any]:
+    guild = guild or world.guild
+    in_guild = {r.id for r in guild.roles}
     data: dict[str, Any] = {
-        "roles": [str(r) for r in u.role_ids],
+        "roles": [str(r) for r in u.role_ids if r in in_guild],
         "nick": None,
         "avatar": None,
         "banner": None,
@@ -41,7 +44,7 @@ def member(world: World, u: FakeUser, *, with_user: bool = True, with_permission
     if with_user:
         data["user"] = user(u)
     if with_permissions:
-        data["permissions"] = str(world.permissions_of(u))
+        data["permissions"] = str(world.permissions_of(u, guild))
     return data
 
 
@@ -72,7 +75,7 @@ def channel(world: World, c: FakeChannel, *, viewer: FakeUser | None = None) -> 
     data: dict[str, Any] = {
         "id": str(c.id),
         "type": c.type,
-        "guild_id": str(world.guild.id),
+        "guild_id": str(c.guild_id),
         "name": c.name,
         "position": c.position,
         "permission_overwrites": [],
@@ -84,12 +87,12 @@ def channel(world: World, c: FakeChannel, *, viewer: FakeUser | None = None) -> 
         "flags": 0,
     }
     if viewer is not None:
-        data["permissions"] = str(world.permissions_of(viewer))
+        data["permissions"] = str(world.permissions_of(viewer, world.guild_of(c)))
     return data
 
 
-def guild_create(world: World) -> dict[str, Any]:
-    g = world.guild
+def guild_create(world: World, g: FakeGuild | None = None) -> dict[str, Any]:
+    g = g or world.guild
     members = world.members()
     return {
         "id": str(g.id),
@@ -127,8 +130,8 @@ def guild_create(world: World) -> dict[str, Any]:
         "large": False,
         "unavailable": False,
         "member_count": len(members),
-        "members": [member(world, m) for m in members],
-        "channels": [channel(world, c) for c in world.guild_channels()],
+        "members": [member(world, m, guild=g) for m in members],
+        "channels": [channel(world, c) for c in world.guild_channels(g)],
         "threads": [],
         "presences": [],
         "voice_states": [],
@@ -181,17 +184,18 @@ def message(world: World, m: FakeMessage, *, gateway: bool = False) -> dict[str,
         data["application_id"] = str(world.bot_user.id)
     if m.webhook_id is not None:
         data["webhook_id"] = str(m.webhook_id)
+    channel_of = world.channels.get(m.channel_id)
+    guild = world.guild_of(channel_of) if channel_of is not None else None
     if m.interaction_id is not None:
         invoker = world.users[m.interaction_user_id or 0]
         data["interaction_metadata"] = {
             "id": str(m.interaction_id),
             "type": m.interaction_type,
             "user": user(invoker),
-            "authorizing_integration_owners": {"0": str(world.guild.id)},
+            "authorizing_integration_owners": {"0": str((guild or world.guild).id)},
         }
-    channel_of = world.channels.get(m.channel_id)
-    if gateway and channel_of is not None and not channel_of.is_dm:
-        data["guild_id"] = str(world.guild.id)
+    if gateway and guild is not None:
+        data["guild_id"] = str(guild.id)
         if author.member:
-            data["member"] = member(world, author, with_user=False)
+            data["member"] = member(world, author, with_user=False, guild=guild)
     return data

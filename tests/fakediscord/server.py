@@ -17,7 +17,7 @@ from tests.fakediscord import errors, interactions, messages, payloads
 from tests.fakediscord.commands import CommandRegistry
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import InteractionLog
-from tests.fakediscord.state import FakeChannel, FakeMessage, World
+from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, World
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -167,7 +167,7 @@ class Rest:
     async def put_commands(self, request: web.Request) -> web.Response:
         self._check_application(request)
         guild_id = request.match_info.get("guild_id")
-        if guild_id is not None and guild_id != str(self.world.guild.id):
+        if guild_id is not None and not (guild_id.isdigit() and self.world.guild_by_id(int(guild_id))):
             raise errors.DiscordHTTPError(403, 50001, "Missing Access")
         body = await request.json()
         if not isinstance(body, list):
@@ -262,28 +262,30 @@ class Rest:
         return json_response(payloads.channel(self.world, self.world.dm_channel(user)))
 
     # -- guild -------------------------------------------------------------------------------------
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["guild_id"] != str(self.world.guild.id):
+    def _guild(self, request: web.Request) -> FakeGuild:
+        guild_id = request.match_info["guild_id"]
+        guild = self.world.guild_by_id(int(guild_id)) if guild_id.isdigit() else None
+        if guild is None:
             raise errors.unknown("Guild", 10004)
+        return guild
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        data = payloads.guild_create(self.world)
+        data = payloads.guild_create(self.world, self._guild(request))
         for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large"):
             data.pop(key)
         return json_response(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response([payloads.channel(self.world, c) for c in self.world.guild_channels()])
+        channels = self.world.guild_channels(self._guild(request))
+        return json_response([payloads.channel(self.world, c) for c in channels])
 
     async def get_member(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
+        guild = self._guild(request)
         user_id = request.match_info["user_id"]
         user = self.world.users.get(int(user_id)) if user_id.isdigit() else None
         if user is None or not user.member:
             raise errors.unknown("Member", 10007)
-        return json_response(payloads.member(self.world, user))
+        return json_response(payloads.member(self.world, user, guild=guild))
 
     async def get_attachment(self, request: web.Request) -> web.Response:
         """Attachment bytes, so `discord.Attachment.read()` works against the fake."""

@@ -1,4 +1,7 @@
-"""The recorded world of the fake Discord: users, the test guild, channels and every message.
+"""The recorded world of the fake Discord: users, the test guilds, channels and every message.
+
+The first guild is the test guild every test gets; `add_guild` adds more (member users are members of
+every guild, with the same roles), so one fake serves a bot whose guilds live on several shards.
 
 Everything the bot does over REST lands here, and the test-facing API reads it back. Each change
 wakes the waiters (`World.wait_until`), so tests await conditions instead of sleeping.
@@ -72,6 +75,7 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient_id: int | None = None
+    guild_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -202,18 +206,8 @@ class World:
         self.users[self.bot_user.id] = self.bot_user
         owner = FakeUser(id=self.snowflake(), name="guild-owner")
         self.users[owner.id] = owner
-        guild_id = self.snowflake()
-        self.guild = FakeGuild(
-            id=guild_id,
-            name="Parlor Test Guild",
-            owner_id=owner.id,
-            roles=[
-                FakeRole(id=guild_id, name="@everyone", permissions=perms.EVERYONE, position=0),
-                FakeRole(id=self.snowflake(), name="Moderators", permissions=perms.MODERATOR, position=1),
-                FakeRole(id=self.snowflake(), name="Parlor", permissions=perms.BOT, position=2),
-            ],
-        )
-        self.bot_user.role_ids = [self.guild.roles[2].id]
+        self.guilds: list[FakeGuild] = []
+        self.guild = self.add_guild("Parlor Test Guild", owner_id=owner.id)
         self._changed = asyncio.Event()
         self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.watched: list[asyncio.Task[Any]] = []
@@ -251,8 +245,37 @@ class World:
                 continue
 
     # -- entities ----------------------------------------------------------------------------------
-    def role(self, name: str) -> FakeRole:
-        for role in self.guild.roles:
+    def add_guild(self, name: str, *, owner_id: int | None = None, guild_id: int | None = None) -> FakeGuild:
+        """A guild with @everyone, Moderators and Parlor roles; moderators and the bot get theirs in it."""
+        guild_id = guild_id or self.snowflake()
+        guild = FakeGuild(
+            id=guild_id,
+            name=name,
+            owner_id=owner_id or self.guilds[0].owner_id,
+            roles=[
+                FakeRole(id=guild_id, name="@everyone", permissions=perms.EVERYONE, position=0),
+                FakeRole(id=self.snowflake(), name="Moderators", permissions=perms.MODERATOR, position=1),
+                FakeRole(id=self.snowflake(), name="Parlor", permissions=perms.BOT, position=2),
+            ],
+        )
+        if self.guilds:
+            moderator_role = self.role("Moderators").id
+            for user in self.users.values():
+                if moderator_role in user.role_ids:
+                    user.role_ids.append(guild.roles[1].id)
+        self.bot_user.role_ids.append(guild.roles[2].id)
+        self.guilds.append(guild)
+        return guild
+
+    def guild_by_id(self, guild_id: int) -> FakeGuild | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild | None:
+        """The guild a channel belongs to; None for a DM channel."""
+        return None if channel.guild_id is None else self.guild_by_id(channel.guild_id)
+
+    def role(self, name: str, guild: FakeGuild | None = None) -> FakeRole:
+        for role in (guild or self.guild).roles:
             if role.name == name:
                 return role
         raise LookupError(f"no role {name!r}")
@@ -260,20 +283,22 @@ class World:
     def add_user(self, name: str, *, member: bool, moderator: bool) -> FakeUser:
         user = FakeUser(id=self.snowflake(), name=name, member=member)
         if moderator:
-            user.role_ids.append(self.role("Moderators").id)
+            user.role_ids.extend(self.role("Moderators", guild).id for guild in self.guilds)
         self.users[user.id] = user
         self.changed()
         return user
 
-    def add_channel(self, name: str) -> FakeChannel:
-        position = sum(1 for c in self.channels.values() if not c.is_dm)
-        channel = FakeChannel(id=self.snowflake(), name=name, position=position)
+    def add_channel(self, name: str, guild: FakeGuild | None = None) -> FakeChannel:
+        guild = guild or self.guild
+        position = len(self.guild_channels(guild))
+        channel = FakeChannel(id=self.snowflake(), name=name, position=position, guild_id=guild.id)
         self.channels[channel.id] = channel
         self.changed()
         return channel
 
-    def guild_channels(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if not c.is_dm]
+    def guild_channels(self, guild: FakeGuild | None = None) -> list[FakeChannel]:
+        guild_id = (guild or self.guild).id
+        return [c for c in self.channels.values() if c.guild_id == guild_id]
 
     def members(self) -> list[FakeUser]:
         return [u for u in self.users.values() if u.member]
@@ -287,12 +312,13 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
-    def permissions_of(self, user: FakeUser) -> int:
+    def permissions_of(self, user: FakeUser, guild: FakeGuild | None = None) -> int:
         """Guild-level permissions (no channel overwrites exist in the fake); the owner and admins get all."""
-        if user.id == self.guild.owner_id:
+        guild = guild or self.guild
+        if user.id == guild.owner_id:
             return perms.ALL
-        value = self.guild.everyone.permissions
-        for role in self.guild.roles:
+        value = guild.everyone.permissions
+        for role in guild.roles:
             if role.id in user.role_ids:
                 value |= role.permissions
         return perms.ALL if value & perms.ADMINISTRATOR else value

@@ -16,6 +16,9 @@ FIELD_NAME_MAX, FIELD_VALUE_MAX = 256, 1024
 FOOTER_MAX, AUTHOR_NAME_MAX = 2048, 256
 ACTION_ROWS_MAX, ROW_BUTTONS_MAX = 5, 5
 CUSTOM_ID_MAX, LABEL_MAX = 100, 80
+SELECT_OPTIONS_MAX, OPTION_TEXT_MAX, PLACEHOLDER_MAX = 25, 100, 150
+MODAL_TITLE_MAX, MODAL_ROWS_MAX, INPUT_LABEL_MAX, INPUT_VALUE_MAX = 45, 5, 45, 4000
+SELECTS = {3, 5, 6, 7, 8}
 COMPONENTS_V2 = 1 << 15
 
 
@@ -69,6 +72,9 @@ def _check_components(components: list[dict[str, Any]], *, v2: bool) -> None:
             if row.get("type") != 1:
                 raise errors.invalid_form("top-level components must be action rows without the components v2 flag")
             buttons = [c for c in row.get("components", []) if c.get("type") == 2]
+            selects = [c for c in row.get("components", []) if c.get("type") in SELECTS]
+            if selects and len(row.get("components", [])) != 1:
+                raise errors.invalid_form("a select menu must be alone in its action row")
             if len(buttons) > ROW_BUTTONS_MAX:
                 raise errors.invalid_form(f"an action row holds {len(buttons)} buttons, more than {ROW_BUTTONS_MAX}")
     seen: set[str] = set()
@@ -82,6 +88,51 @@ def _check_components(components: list[dict[str, Any]], *, v2: bool) -> None:
             seen.add(custom_id)
         if component.get("type") == 2:
             _check_button(component)
+        if component.get("type") in SELECTS:
+            check_select(component)
+
+
+def check_select(select: dict[str, Any]) -> None:
+    """A select menu's limits: 1-25 options of 1-100 characters, distinct values, sane min/max values."""
+    if len(select.get("placeholder") or "") > PLACEHOLDER_MAX:
+        raise errors.invalid_form(f"select placeholder is longer than {PLACEHOLDER_MAX}")
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not (0 <= low <= SELECT_OPTIONS_MAX and 1 <= high <= SELECT_OPTIONS_MAX and low <= high):
+        raise errors.invalid_form(f"select min_values {low} / max_values {high} out of range")
+    if select.get("type") != 3:
+        return
+    options = select.get("options") or []
+    if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
+        raise errors.invalid_form(f"a select menu holds {len(options)} options, not 1-{SELECT_OPTIONS_MAX}")
+    if high > len(options):
+        raise errors.invalid_form(f"select max_values {high} is more than its {len(options)} options")
+    values = [option.get("value") or "" for option in options]
+    if len(set(values)) != len(values):
+        raise errors.invalid_form("a select menu offers the same value twice")
+    for option in options:
+        for key in ("label", "value"):
+            if not 1 <= len(option.get(key) or "") <= OPTION_TEXT_MAX:
+                raise errors.invalid_form(f"select option {key} must be 1-{OPTION_TEXT_MAX} characters")
+        if len(option.get("description") or "") > OPTION_TEXT_MAX:
+            raise errors.invalid_form(f"select option description is longer than {OPTION_TEXT_MAX}")
+
+
+def check_modal(modal: dict[str, Any]) -> None:
+    """A modal's limits: a title of 1-45 characters, 1-5 rows, inputs with labels of 1-45 characters."""
+    if not modal.get("custom_id") or not 1 <= len(modal.get("title") or "") <= MODAL_TITLE_MAX:
+        raise errors.invalid_form(f"a modal needs a custom_id and a title of 1-{MODAL_TITLE_MAX} characters")
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= MODAL_ROWS_MAX:
+        raise errors.invalid_form(f"a modal holds {len(rows)} rows, not 1-{MODAL_ROWS_MAX}")
+    for component in walk(rows):
+        if component.get("type") == 4:
+            label = component.get("label")
+            if label is not None and not 1 <= len(label) <= INPUT_LABEL_MAX:
+                raise errors.invalid_form(f"text input label must be 1-{INPUT_LABEL_MAX} characters")
+            if (component.get("max_length") or 0) > INPUT_VALUE_MAX:
+                raise errors.invalid_form(f"text input max_length is more than {INPUT_VALUE_MAX}")
+        if component.get("type") in SELECTS:
+            check_select(component)
 
 
 def _check_button(button: dict[str, Any]) -> None:

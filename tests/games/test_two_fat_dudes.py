@@ -383,7 +383,9 @@ def test_no_actions_after_the_game_is_over():
 
 def test_view_has_exactly_the_listed_keys():
     view = GAME.view(encounter(offer=Offer(payer=0, points=3, proposed_by=0)), A)
-    assert set(view) == {"phase", "players", "start_player", "edge", "encounters", "offer", "to_act", "winners"}
+    assert set(view) == {"phase", "players", "start_player", "edge", "encounters", "offer", "to_act", "winners",
+                         "mover"}  # mover: beyond the rules file, so a player knows who rolls after a deal
+    assert view["mover"] == A
     assert set(view["players"][0]) == {"id", "colour", "position", "score", "exited"}
     assert set(view["offer"]) == {"payer", "points", "proposed_by"}
     assert GAME.view(encounter(), None) == GAME.view(encounter(), B)

@@ -1,0 +1,102 @@
+"""The one SQLite connection, shared so that a read never sees another task's uncommitted write.
+
+Every statement of the store goes through `SerializedConnection.execute`: inside the task that holds
+the open transaction it runs at once; from any other task it waits until that transaction has
+committed or rolled back. A read therefore sees committed data only, and a board is never drawn from
+a move a crash could still lose. Results are fetched whole while the connection is held, so no row
+is stepped after another task's BEGIN. A COMMIT that fails is rolled back explicitly, so the
+connection never stays inside a half-done transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Generator, Sequence
+from typing import Any
+
+import aiosqlite
+
+
+class Rows:
+    """A statement's result: its rows, and the rowcount and lastrowid of a write."""
+
+    def __init__(self, rows: list[sqlite3.Row], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> sqlite3.Row | None:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> list[sqlite3.Row]:
+        return list(self._rows)
+
+    async def __aenter__(self) -> Rows:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class Statement:
+    """`await conn.execute(...)` or `async with conn.execute(...) as rows`, as with aiosqlite."""
+
+    def __init__(self, connection: SerializedConnection, sql: str, params: Sequence[Any]) -> None:
+        self._run = connection.run(sql, params)
+
+    def __await__(self) -> Generator[Any, None, Rows]:
+        return self._run.__await__()
+
+    async def __aenter__(self) -> Rows:
+        return await self._run
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class SerializedConnection:
+    """An aiosqlite connection used by one task at a time (see the module docstring)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.raw = db
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
+        return Statement(self, sql, params)
+
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        if self._owner is not None and self._owner is asyncio.current_task():
+            return await self._step(sql, params)
+        async with self._lock:
+            return await self._step(sql, params)
+
+    async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
+        async with self.raw.execute(sql, tuple(params)) as cursor:
+            rows = list(await cursor.fetchall())
+            return Rows(rows, cursor.rowcount, cursor.lastrowid)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT; anything raised inside, or by COMMIT itself, rolls back."""
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                await self._step("BEGIN IMMEDIATE", ())
+                try:
+                    yield
+                    await self._step("COMMIT", ())
+                except BaseException:
+                    await self._rollback()
+                    raise
+            finally:
+                self._owner = None
+
+    async def _rollback(self) -> None:
+        if self.raw.in_transaction:
+            await self._step("ROLLBACK", ())
+
+    async def close(self) -> None:
+        await self.raw.close()

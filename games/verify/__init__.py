@@ -1,0 +1,199 @@
+"""Check a game record: `python -m games.verify record.json`.
+
+Needs only the standard library and this package (no bot, no Discord, no database). It checks
+that the seed matches the commitment the table showed, re-derives every die and shuffle from the
+seed (see `games.dice`), replays every move through the engine with them, and prints the final
+result, or the first step where anything disagrees: the commitment, an outcome the record holds
+that the seed does not give, a move the rules refuse, events other than the record's, or a result
+other than the recorded one. Exit status: 0 when the record checks out, 1 when it does not, 2
+when the file is not a readable record.
+
+`games` is read at call time, not imported from: this package is imported while `games`
+builds its registry. Rulings: a step must use exactly the outcomes it recorded (one more or one fewer is a
+disagreement); a game that ended "played out" must be over by the rules after its last move with
+the recorded result, while an abandoned or claimed game must still have been running (its
+recorded result, for a claim, comes from the turn clock, not from the rules).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+import games
+from games.core import IllegalMove, RecordingRandomness
+from games.dice import SETUP_SEQ, DiceRandomness, commitment
+from games.record import GameRecord, Outcomes, RecordedMove, with_names
+
+MAX_MOVES = 100_000
+"""A bound on the work one record may ask for (a real game has a few hundred moves)."""
+
+
+class NotARecord(ValueError):
+    """The input is not a Parlor game record; the message says why."""
+
+
+@dataclass
+class Verdict:
+    """The outcome of a check: `ok`, the report's lines, and where it first disagreed."""
+
+    ok: bool
+    lines: list[str] = field(default_factory=list)
+    seq: int | None = None
+    """The step that disagreed (0 is the setup, then the move's sequence number)."""
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def parse_record(data: str | bytes) -> GameRecord:
+    """A record from JSON text, or `NotARecord` saying what is wrong with it."""
+    try:
+        raw = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotARecord(f"not JSON ({error})") from None
+    try:
+        record = GameRecord.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(map(str, first.get("loc", ()))) or "record"
+        raise NotARecord(f"not a Parlor game record: {where}: {first.get('msg', 'invalid')}") from None
+    if record.game not in games.GAMES:
+        raise NotARecord(f"not a Parlor game record: there is no game called {record.game!r}")
+    if len(record.moves) > MAX_MOVES:
+        raise NotARecord(f"not a Parlor game record: {len(record.moves)} moves is more than any game has")
+    return record
+
+
+def step_name(record: GameRecord, seq: int, move: RecordedMove | None = None) -> str:
+    """How a report names a step: "the setup (step 0)" or "move 7 (Alice: roll)"."""
+    if move is None:
+        return f"the setup (step {SETUP_SEQ})"
+    name = record.names.get(move.player, move.player)
+    return f"move {seq} ({name}: {move.action.get('type', '?')})"
+
+
+def compare_outcomes(recorded: Outcomes, derived: dict[str, list[Any]]) -> str | None:
+    """The first difference between what a step recorded and what the seed gives, in words."""
+    for kind, noun in (("rolls", "die"), ("shuffles", "shuffle")):
+        mine, true = getattr(recorded, kind), derived[kind]
+        for index, (said, truth) in enumerate(zip(mine, true, strict=False), start=1):
+            if said != truth:
+                return f"{noun} {index} is recorded as {_short(said)}, but the seed gives {_short(truth)}"
+        if len(mine) != len(true):
+            return (f"the record holds {len(mine)} {kind}, but replaying the step uses {len(true)}")
+    return None
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def verify(record: GameRecord) -> Verdict:
+    """Check `record` from the commitment to the result; stop at the first disagreement."""
+    game = games.GAMES[record.game]
+    names = record.names
+    title = f"{game.title} #{record.game_id}"
+    lines = [f"{title}: {', '.join(names.values())}."]
+
+    def fail(seq: int, where: str, problem: str) -> Verdict:
+        lines.append(f"DISAGREES at {where}: {with_names(problem, names)}")
+        return Verdict(ok=False, lines=lines, seq=seq)
+
+    setup_name = step_name(record, SETUP_SEQ)
+    try:
+        committed = commitment(record.seed)
+    except ValueError as error:
+        return fail(SETUP_SEQ, setup_name, f"the seed is unreadable: {error}")
+    if committed != record.commitment.lower():
+        return fail(SETUP_SEQ, setup_name, f"the seed does not match the commitment: its SHA-256 is "
+                    f"{committed}, the table showed {record.commitment}")
+    lines.append(f"The seed matches the commitment {record.commitment}.")
+
+    rng = RecordingRandomness(DiceRandomness(record.seed, record.game_id, SETUP_SEQ))
+    try:
+        state = game.new_game(record.player_ids, rng, record.options or None)
+    except IllegalMove as refusal:
+        return fail(SETUP_SEQ, setup_name, f"the engine refuses the setup: {refusal.message}")
+    if problem := compare_outcomes(record.setup, rng.outcomes):
+        return fail(SETUP_SEQ, setup_name, problem)
+
+    for expected_seq, move in enumerate(record.moves, start=1):
+        where = step_name(record, move.seq, move)
+        if move.seq != expected_seq:
+            return fail(move.seq, where, f"its sequence number should be {expected_seq}")
+        rng = RecordingRandomness(DiceRandomness(record.seed, record.game_id, move.seq))
+        try:
+            state, events = game.apply(state, move.player, move.action, rng)
+        except IllegalMove as refusal:
+            return fail(move.seq, where, f"the rules refuse it: {refusal.message}")
+        except (RuntimeError, ValueError) as error:
+            return fail(move.seq, where, f"replaying it fails: {error}")
+        if problem := compare_outcomes(move.outcomes, rng.outcomes):
+            return fail(move.seq, where, problem)
+        if events != move.events:
+            return fail(move.seq, where, f"the record says it did {_first_difference(move.events, events)}")
+
+    final = game.result(state)
+    last = step_name(record, len(record.moves), record.moves[-1]) if record.moves else setup_name
+    if record.end == "played out":
+        if final is None:
+            return fail(len(record.moves), last, "the record says the game was played out, but by the rules "
+                        "it was still running after this move")
+        if final != record.result:
+            return fail(len(record.moves), last, f"the rules give the result {_short(final)}, the record says "
+                        f"{_short(record.result)}")
+    elif final is not None:
+        return fail(len(record.moves), last, f"the record says the game ended by {record.end}, but the rules "
+                    "had already ended it here")
+    lines.append(f"All {len(record.moves)} moves replay, and every die and shuffle comes from the seed.")
+    lines.append(result_line(record))
+    return Verdict(ok=True, lines=lines)
+
+
+def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:
+    for index, (said, truth) in enumerate(zip(recorded, replayed, strict=False)):
+        if said != truth:
+            return f"{_short(said)} where the engine answers {_short(truth)} (event {index + 1})"
+    return f"{len(recorded)} events where the engine answers {len(replayed)}"
+
+
+def result_line(record: GameRecord) -> str:
+    """The recorded ending in words, with names."""
+    names = record.names
+    if record.end == "abandoned":
+        return f"Result: abandoned after {len(record.moves)} moves, without a winner."
+    result = record.result or {}
+    winners = ", ".join(names.get(p, p) for p in result.get("winners", [])) or "nobody"
+    scores = result.get("scores") or {}
+    score_text = ", ".join(f"{names.get(p, p)} {points}" for p, points in scores.items())
+    how = "claimed on the turn clock" if record.end == "timeout" else "played to the end"
+    return f"Result ({how}): won by {winners}" + (f"; scores: {score_text}." if score_text else ".")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: check one record file and print the report."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print("usage: python -m games.verify record.json", file=sys.stderr)
+        return 2
+    try:
+        record = parse_record(Path(args[0]).read_bytes())
+    except OSError as error:
+        print(f"cannot read {args[0]}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    except NotARecord as error:
+        print(f"{args[0]}: {error}", file=sys.stderr)
+        return 2
+    verdict = verify(record)
+    print(verdict.text)
+    print("OK: the record checks out." if verdict.ok else "NOT OK: the record does not check out.")
+    return 0 if verdict.ok else 1
