@@ -158,14 +158,15 @@ async def show_done(interaction: discord.Interaction, done: Done) -> None:
     if update is not None and _deferred_thinking(interaction):
         # Acknowledged with a private "thinking…" (not on a private message): that is what can change.
         private, update = private or update, None
-    if update is not None:
-        await interaction.edit_original_response(**_as_edit(update))
+    # The pressed private message is edited last: that edit is what tells the user the press is done.
     if private is not None:
         if _deferred_thinking(interaction):
             await interaction.edit_original_response(**_as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
-    elif _deferred_thinking(interaction):
+    if update is not None:
+        await interaction.edit_original_response(**_as_edit(update))
+    if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
 

@@ -121,7 +121,7 @@ class ParlorBot(commands.Bot):
         if not self._caught_up:
             self._caught_up = True
             with self.gate.passage():
-                caught = await self.tables.catch_up()
+                caught = await self.tables.catch_up(self.settings.shards)
             if caught:
                 log.info("brought %d game tables up to date", caught)
 

@@ -404,12 +404,15 @@ class Store:
                 (record.session_id, record.channel_id, record.message_id, record.shown_version,
                  record.shown_status, json.dumps(record.announced)))
 
-    async def tables_behind(self) -> list[int]:
-        """Sessions whose table shows less than they have committed: open ones, and ended ones with a table."""
+    async def tables_behind(self, shards: Shards | None = None) -> list[int]:
+        """Sessions whose table shows less than they have committed: open ones, and ended ones with a
+        table; only those of guilds on `shards`, when this process runs some shards."""
+        condition, params = ("", []) if shards is None else shards.condition("s.guild_id")
         async with self._db.execute(
             "SELECT s.id FROM sessions s LEFT JOIN tables t ON t.session_id = s.id"
             " WHERE s.version > COALESCE(t.shown_version, -1)"
-            " AND (s.status IN ('lobby', 'active') OR t.session_id IS NOT NULL) ORDER BY s.id"
+            " AND (s.status IN ('lobby', 'active') OR t.session_id IS NOT NULL)"
+            f"{' AND ' + condition if condition else ''} ORDER BY s.id", params
         ) as cursor:
             rows = await cursor.fetchall()
         return [row[0] for row in rows]

@@ -35,6 +35,7 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import board_message, image_names, lobby_message, mention
+from bot.shards import Shards
 from bot.store import SessionRecord, TableRecord
 
 log = logging.getLogger(__name__)
@@ -83,8 +84,10 @@ class Tables:
             note = "The lobby is empty and has been closed." if session.status != "lobby" else None
             return lobby_message(session, note=note, ping=ping)
         view = self.host.public_view(session)
-        png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session))
-        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping)
+        png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                  session.turn_events)
+        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
+                             legal=self.host.legal_by_player(session))
 
     async def show(self, session_id: int, *, to_bottom: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked)."""
@@ -143,10 +146,12 @@ class Tables:
             record.message_id = None
             await self.host.store.save_table(record)
 
-    async def catch_up(self) -> int:
-        """Bring every table behind its committed game up to date (at start-up); returns how many."""
+    async def catch_up(self, shards: Shards | None = None) -> int:
+        """Bring every table behind its committed game up to date (at start-up); returns how many.
+
+        A process running some shards catches up its own guilds' tables only."""
         caught = 0
-        for session_id in await self.host.store.tables_behind():
+        for session_id in await self.host.store.tables_behind(shards):
             try:
                 await self.show(session_id)
                 caught += 1

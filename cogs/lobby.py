@@ -92,7 +92,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                 private.pop("view")
                 return Done(private=private)
             view = host.public_view(session)
-            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session))
+            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                      session.turn_events)
             private = board_message(session, view, headline=waiting_line(session, view, host.clock()), png=png,
                                     with_buttons=False)
             # The table catches up here too if a crash left it behind (nothing happens when it is current).
