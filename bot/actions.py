@@ -139,6 +139,13 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
     await guarded(interaction, steps)
 
 
+async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:
+    """The session a pressed component names, refused unless it belongs where it was pressed."""
+    guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+    return await host_of(interaction).session_pressed_in(session_id, channel_id=str(interaction.channel_id),
+                                                         guild_id=guild, player=str(interaction.user.id))
+
+
 async def show_done(interaction: discord.Interaction, done: Done) -> None:
     """The table, the panels, then the actor's private note (or the end of his "thinking…")."""
     client = interaction.client
@@ -189,7 +196,7 @@ async def game_session(interaction: discord.Interaction, slug: str, command: str
     """The channel's game when it is `slug`; otherwise a refusal pointing at the commands that fit."""
     session = await host_of(interaction).open_session(str(interaction.channel_id))
     if session.slug != slug:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).usable_commands) or "the buttons"
         raise UserError(f"/{command} is a {get_game(slug).title} command; this channel plays "
                         f"{get_game(session.slug).title}: use {usable}.")
     return session
@@ -220,7 +227,7 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
 
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> Done:
-        session = await host_of(interaction).session(session_id)
+        session = await pressed_session(interaction, session_id)
         if session.status != "lobby":
             raise UserError("This lobby is closed. Look for the game's table, or `/game start`.")
         return await lobby_step(interaction, verb)
@@ -250,7 +257,7 @@ async def press_table_button(interaction: discord.Interaction, session_id: int, 
         channel_id = str(interaction.channel_id)
         if verb == "rematch":
             return Done.of(await host.rematch(channel_id, str(interaction.user.id)))
-        last = await host.session(session_id)
+        last = await pressed_session(interaction, session_id)
         session = await host.open_lobby(guild_id=str(interaction.guild_id) if interaction.guild_id else None,
                                         channel_id=channel_id, slug=last.slug, creator=seat_of(interaction.user))
         return Done(session_id=session.id)

@@ -90,7 +90,7 @@ class ParlorBot(commands.Bot):
         self._store_closed = False
 
     async def setup_hook(self) -> None:
-        store = self._store or await Store.open(self.settings.database_path)
+        store = self._store or await Store.connect(self.settings.database_url)
         self.host = Host(store, periods=Periods(reminder_hours=self.settings.reminder_hours,
                                                 turn_clock_hours=self.settings.turn_clock_hours))
         notices = DiscordNotices(self)

@@ -18,13 +18,13 @@ from typing import Any
 
 import discord
 
-from bot.actions import Done, guarded, host_of, play
+from bot.actions import Done, guarded, host_of, play, pressed_session
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names
+from bot.replies import image_names, text_names
 from bot.store import SessionRecord
 from games.core import IllegalMove
 
@@ -82,7 +82,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
                       kind: type) -> Pressed:
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
     host = host_of(interaction)
-    session = await host.session(session_id)
+    session = await pressed_session(interaction, session_id)
     host.require_current(session, version)
     player = str(interaction.user.id)
     frontend = frontend_for(session.slug)
@@ -202,7 +202,7 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
 
 def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> Done:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
-    view = component_view(session.slug, session.id, session.version, list(step.components))
+    view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
     message = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
     if _from_private_message(interaction):
         return Done(update=message)
@@ -217,8 +217,9 @@ async def _act(interaction: discord.Interaction, pressed: Pressed, version: int,
 
 def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> Done:
     """A committed move: the table shows it; the presser gets his private panel (the choice the move
-    opened for him alone) if any, and a private reply he chose on is closed."""
-    closed = ({"content": "Done: see the table.", "view": None, "attachments": []}
+    opened for him alone) if any, and a private reply he chose on is closed, saying what the move did."""
+    closed = ({"content": _done(outcome), "view": None, "attachments": [],
+               "allowed_mentions": discord.AllowedMentions.none()}
               if _from_private_message(interaction) else None)
     return Done.of(outcome, private=panel, update=closed)
 
@@ -234,14 +235,20 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
         return None
     kwargs: dict[str, Any] = {
         "content": text[:2000] or "Your choices (only you see this):",
-        "view": component_view(session.slug, session.id, session.version, components),
+        "view": component_view(session.slug, session.id, session.version, components, names),
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if frontend.private_digest(view) is not None:
+    if frontend.private_view:
         png = await draw_off_loop(frontend.draw_private, view, names, player)
         kwargs["file"] = discord.File(io.BytesIO(png), filename=PRIVATE_FILE)
     return kwargs
+
+
+def _done(outcome: MoveOutcome) -> str:
+    """What a move made from a private reply did, in the table's words, for that reply."""
+    lines = frontend_for(outcome.session.slug).describe_events(list(outcome.events), text_names(outcome.session))
+    return "\n".join(lines)[:2000] or "Done: see the table."
 
 
 async def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import Done, game_session, host_of, perform_game_command, play
+from bot.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
 from bot.drawing import draw_off_loop
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
@@ -91,10 +91,11 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
             if str(interaction.user.id) != self.player:
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
+            session = await pressed_session(interaction, self.session_id)
             if self.choice == "no":
                 return Done(update={"content": "Build cancelled: nothing was built.", **SPENT_PREVIEW})
             host = host_of(interaction)
-            if (await host.session(self.session_id)).version != self.version:
+            if session.version != self.version:
                 return Done(update={"content": "The game has changed since this preview, so it was not built: "
                                                "use `/build` again.", **SPENT_PREVIEW})
             outcome = await host.act(self.session_id, self.player, {"type": "build", "to": self.target},

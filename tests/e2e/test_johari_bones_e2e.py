@@ -59,6 +59,8 @@ class Table:
         self.edits: dict[int, int] = {}
         self.audited = 0
         self.told_dms_closed: set[int] = set()
+        self.told_in_public: set[str] = set()
+        """Every bone a public message has named at some time (the table is edited as the game goes on)."""
 
     @property
     def host(self):
@@ -134,6 +136,8 @@ class Table:
             allowed = seen_bones(view)
             named = set(BONE.findall(surface(message)))
             who = "everyone" if reader is None else reader.name
+            if reader is None:
+                self.told_in_public |= named
             if message.id not in self.named:
                 assert named <= allowed, f"{who} was shown {named - allowed} in {message.text!r}"
                 for attachment in message.attachments:
@@ -215,8 +219,9 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert labels == ["My face in", "My face up", "bob's face out", "bob's face up", "carol's face out",
                       "carol's face up"]
     placed = await table.step(lambda: fake.click(alice, private, private.button(label="bob's face out")["custom_id"]))
-    assert placed.response is private and private.content.startswith("Placed on") and not private.buttons()
-    assert board.deleted and "placed" in table_in(fake, channel).embed["description"], "Bob's turn: a new table"
+    assert placed.response is private and not private.buttons()
+    assert private.content == f"{alice.mention} placed the drawn bone on {bob.mention}'s face out."
+    assert board.deleted and private.content in table_in(fake, channel).embed["description"], "Bob's turn"
     board = table_in(fake, channel)
     again = await table.step(lambda: fake.click(alice, board, board.button(label="Show my bones")["custom_id"]))
     assert again.ephemeral and again.response.attachment("your-view.png")
@@ -251,7 +256,7 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert not revealed.ephemeral
     board = table_in(fake, channel)
     assert "every bone is revealed" in board.embed["description"]
-    assert [b["label"] for b in board.buttons()] == ["Show my bones"]
+    assert [b["label"] for b in board.buttons()] == ["Choose a box", "Show my bones"]
 
     # Scoring: the autocomplete shows each open box with what the user's own hand scores there.
     session = await table.session()
@@ -261,12 +266,12 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
                                                          for box, points in preview.items()}
     assert await fake.autocomplete(dave, "score", channel=channel, focused="box") == []
     bad = await table.step(lambda: fake.slash(alice, "score", channel=channel, box="yahtzee"))
-    assert bad.ephemeral and "full_house" in bad.response.content
+    assert bad.ephemeral and "Full House" in bad.response.content
     await table.step(lambda: fake.slash(alice, "score", channel=channel, box=choices[0]["value"]))
     await table.step(lambda: fake.slash(bob, "score", channel=channel, box="chance"))
     again = await table.step(lambda: fake.slash(bob, "score", channel=channel, box="ones"))
     assert again.ephemeral and "waiting for carol" in again.response.content
-    dealt = await table.step(lambda: fake.slash(carol, "score", channel=channel, box="full_house"))
+    dealt = await table.step(lambda: fake.slash(carol, "score", channel=channel, box="Full House"))
     assert not dealt.ephemeral and "Hand 2 is dealt" in table_in(fake, channel).embed["description"]
 
     session = await table.session()
@@ -276,8 +281,11 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert [mentioned(notice) for notice in table.notices()] == [[carol.id]], "told once, not at every change"
     status = await table.step(lambda: fake.slash(dave, "game status", channel=channel))
     assert status.response.attachment("board.png") and status.ephemeral and status.response.visible_to == dave.id
-    log = await table.step(lambda: fake.slash(dave, "game log", channel=channel))
-    assert "draw" in log.response.content and "swap" in log.response.content
+    # The log retells past hands, whose bones were public when the table named them: it names no other.
+    log = await fake.slash(dave, "game log", channel=channel)
+    assert log.ephemeral and set(BONE.findall(log.response.content)) <= table.told_in_public
+    assert "alice drew a bone" in log.response.content and "swapped face-up bones" in log.response.content
+    assert str(alice.id) not in log.response.content and "{" not in log.response.content
     assert [len(table.panels(user)) for user in (alice, bob)] == [1, 1] and not fake.dms(carol)
     assert fake.dms(alice) == table.panels(alice) and table.panels(alice)[0].edits >= 6, "one panel, edited"
     notices = [m for m in fake.dms(bob) if m not in table.panels(bob)]
