@@ -84,7 +84,7 @@ async def open_games(host: Host, channels: int) -> list[int]:
 
 async def one_move(host: Host, session_id: int, draw: bool) -> int:
     """The first player to act makes his first legal move (and the board is drawn, if asked)."""
-    session = await host.session(session_id)
+    session = await host.current(session_id)
     if session.status != "active":
         return 0
     player = host.to_act(session)[0]

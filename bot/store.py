@@ -304,30 +304,66 @@ class Store:
     async def update_session(self, session: SessionRecord, *, now: float, timers: TimerPlan | None = None,
                              **changes: Any) -> SessionRecord:
         """Write `changes` (and `timers`) if the session is still at `session.version`; bump the version."""
-        async with self._transaction():
-            await self._update(session, now, changes, timers)
-        updated = await self.session(session.id)
-        assert updated is not None
-        return updated
+        return await self._write_session(session, self._update_statements(session, now, changes, timers))
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
                           **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers) in one transaction."""
-        async with self._transaction():
-            await self._update(session, now, changes, timers)
-            async with self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session.id,)
-            ) as cursor:
-                (last,) = await cursor.fetchone()
-            await self._db.execute(
-                "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (session.id, last + 1, player, json.dumps(action), json.dumps(outcomes), now),
-            )
-        updated = await self.session(session.id)
-        assert updated is not None
-        return updated
+        statements = self._update_statements(session, now, changes, timers)
+        statements.append((
+            "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
+            " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
+            (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
+        return await self._write_session(session, statements)
+
+    async def _write_session(self, session: SessionRecord, statements: list[tuple[str, Sequence[Any]]]
+                             ) -> SessionRecord:
+        """Run `statements` (the session's version-checked UPDATE ... RETURNING first) as one transaction.
+
+        On SQLite the whole transaction is one trip to the database thread (`write_batch`); the row the
+        UPDATE returns is the session as committed, so nothing is read back afterwards.
+        """
+
+        def version_checked(results: list[Any]) -> None:
+            if len(results[0]) != 1:
+                raise StaleVersion(session.id)
+
+        try:
+            if hasattr(self._db, "write_batch"):
+                results = await self._db.write_batch(statements, version_checked)
+            else:
+                async with self._transaction():
+                    results = [await self._db.execute(sql, params) for sql, params in statements]
+                    version_checked(results)
+        except INTEGRITY_ERRORS as error:
+            raise ChannelBusy(session.channel_id) from error
+        row = await results[0].fetchone()
+        return _session_from_row(row)
+
+    def _update_statements(self, session: SessionRecord, now: float, changes: dict[str, Any],
+                           timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:
+        """The session's changes under the version check (returning the new row), then its timers."""
+        encoded = {key: _encode(key, value) for key, value in changes.items()}
+        assignments = ", ".join(f"{key} = ?" for key in encoded)
+        sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
+               "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING *")
+        statements: list[tuple[str, Sequence[Any]]] = [(sql, (*encoded.values(), now, session.id, session.version))]
+        if timers is not None:
+            statements += self._timer_statements(session.id, timers)
+        return statements
+
+    @staticmethod
+    def _timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequence[Any]]]:
+        """Drop fired timers and pending ones not kept, then add the new ones."""
+        keep = list(dict.fromkeys(plan.keep))
+        sql = "DELETE FROM timers WHERE session_id = ?"
+        if keep:
+            sql += f" AND (fired = 1 OR player NOT IN ({', '.join('?' for _ in keep)}))"
+        statements: list[tuple[str, Sequence[Any]]] = [(sql, (session_id, *keep))]
+        statements += [("INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
+                        (session_id, timer.kind, timer.player, timer.due_at)) for timer in plan.add]
+        return statements
 
     # -- timers ----------------------------------------------------------------
 

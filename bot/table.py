@@ -92,7 +92,7 @@ class Tables:
     async def show(self, session_id: int, *, to_bottom: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked)."""
         async with self._lock(session_id):
-            session = await self.host.session(session_id)
+            session = await self.host.current(session_id)
             record = await self.host.store.table(session_id)
             if (record is not None and record.message_id and not to_bottom
                     and record.shown_version >= session.version):
