@@ -21,7 +21,7 @@ async def test_sigterm_lets_moves_in_flight_finish_and_show(fake_discord: FakeDi
     fake = fake_discord
     fake.deferred_timeout = 30.0
     database = tmp_path / "parlor.sqlite3"
-    process = await bot_process(fake, database)
+    process = await bot_process(fake, tmp_path, f"sqlite:///{database}")
     await fake.wait_until_ready(timeout=20)
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channels = [fake.create_channel(f"term-{n}") for n in range(CHANNELS)]
@@ -54,7 +54,7 @@ async def test_sigterm_lets_moves_in_flight_finish_and_show(fake_discord: FakeDi
 
 
 async def test_sigterm_exits_promptly_while_discord_is_unreachable(fake_discord: FakeDiscord, tmp_path: Path):
-    process = await bot_process(fake_discord, tmp_path / "parlor.sqlite3")
+    process = await bot_process(fake_discord, tmp_path, f"sqlite:///{tmp_path / 'parlor.sqlite3'}")
     await fake_discord.wait_until_ready(timeout=20)
     await fake_discord.stop()
     await stop(process)
