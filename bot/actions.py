@@ -180,9 +180,9 @@ async def show_done(interaction: discord.Interaction, done: Done) -> None:
 
 def _as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
     """`send` keyword arguments as `edit_original_response` takes them."""
-    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file")}
-    if "file" in message:
-        edit["attachments"] = [message["file"]]
+    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
+    if "file" in message or "files" in message:
+        edit["attachments"] = [message["file"]] if "file" in message else list(message["files"])
     return edit
 
 

@@ -63,7 +63,11 @@ MIGRATIONS: list[str] = [
         turn_clock_hours REAL
     );
     """,
-    # 3: the table each game shows in its channel, and each player's private panel in DMs
+    # 3: committed dice: each game's secret seed (games.dice), revealed only once the game is over
+    """
+    ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
+    """,
+    # 4: the table each game shows in its channel, and each player's private panel in DMs
     """
     ALTER TABLE sessions ADD COLUMN turn_events TEXT NOT NULL DEFAULT '[]';
     CREATE TABLE tables (

@@ -29,6 +29,7 @@ from bot.store import SessionRecord
 from games.core import IllegalMove
 
 PRIVATE_FILE = "your-view.png"
+STEP_FILE = "step.png"
 NOT_OFFERED = "That choice is not offered to you now: use the latest table's buttons and menus."
 
 
@@ -184,7 +185,7 @@ async def _step_or_act(interaction: discord.Interaction, pressed: Pressed, versi
     if len(tokens) == 1:
         step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
         if step is not None:
-            return show_step(interaction, pressed.session, step)
+            return await show_step(interaction, pressed.session, step)
     if isinstance(pressed.component, Select) and pressed.component.max_values > 1:
         action = frontend.action_for_choice(pressed.component.key, tokens)
     else:
@@ -200,10 +201,13 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
     return bool(message.flags.ephemeral) or interaction.guild_id is None
 
 
-def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> Done:
+async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> Done:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
     view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
-    message = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+    message: dict = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+    if step.picture is not None:
+        png = await draw_off_loop(step.picture, image_names(session))
+        message["files"] = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
     if _from_private_message(interaction):
         return Done(update=message)
     return Done(private=message)

@@ -13,6 +13,7 @@ import discord
 
 from bot.buttons import LobbyButton, TableButton
 from bot.components import component_view
+from bot.dice_table import add_dice_field
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
@@ -92,6 +93,7 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
     embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    add_dice_field(embed, session)
     return embed
 
 
