@@ -134,3 +134,25 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
     finally:
         await second.close()
     fake.assert_no_unknown_routes()
+
+
+async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_buttons(fake_discord: FakeDiscord,
+                                                                                    parlor: ParlorBot):
+    fake = fake_discord
+    alice, bob, carol = fake.create_user("alice"), fake.create_user("bob"), fake.create_user("carol")
+    channel = fake.channel("games")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    session = await parlor.host.session(session_id)
+    await parlor.host.store.update_session(session, now=parlor.host.clock(), status="finished",
+                                           end_reason="played out", result={"winners": [str(bob.id)]})
+    parlor.host._forget(session_id)
+    await parlor.tables.show(session_id)
+    [final] = tables(fake, channel)
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"] and final.pinged == []
+
+    opened = await fake.click(carol, final, final.button(label="New game")["custom_id"])
+    assert not opened.ephemeral
+    lobby = await parlor.host.last_session_in(str(channel.id))
+    assert lobby.status == "lobby" and lobby.slug == "john-henry" and lobby.player_ids == [str(carol.id)]
+    assert final.buttons() == [], "the finished table's Rematch and New game are spent"
+    assert game_number(tables(fake, channel)[-1]) == lobby.id
