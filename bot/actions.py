@@ -1,33 +1,67 @@
 """One user intent, from interaction to reply: the path every command and button shares.
 
-Cogs parse options and call these; these call the host, and only after the host
-has committed do they answer Discord. A refusal is an ephemeral reply; an
-unexpected error is logged with its traceback and answered with an apology.
+`play` is the path of anything that may change a game. It acknowledges the interaction first
+(a private "thinking…" only the user sees), before any database or drawing work, so Discord's
+3-second deadline is met however slow the rest is. Then
+the host commits, the game's table is brought up to date (`bot.table`), the players' private
+panels are refreshed (`bot.panels`), and the actor gets his private note, if any; a slash
+command's "thinking…" is removed when there is nothing private to say.
+
+A refusal is a private message saying what to do instead and changes nothing; an unexpected
+error is logged with its traceback and answered with an apology. `guarded` is the same for
+commands that only read and answer at once (rules, log, lists).
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.ai_seats import is_ai_id
-from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
+from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
+from bot.panels import user_of
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import IllegalMove
+
+__all__ = ["user_of"]
 
 log = logging.getLogger(__name__)
 
 APOLOGY = ("Sorry, something went wrong on my side. Nothing you did was lost: `/game status` shows where "
            "the game stands, and you can try again.")
+TABLE_BEHIND = ("Your move is saved, but I could not update the game's table just now; it catches up "
+                "by itself (or use `/game table`).")
+
+
+@dataclass
+class Done:
+    """What a game interaction did, for the reply path.
+
+    `session_id`: the game whose table to bring up to date; `outcome`: a committed move (its
+    private views go to the panels); `private`: keyword arguments of a message for the actor
+    alone; `update`: an edit of the private message a pressed component was on;
+    `to_bottom`: re-post the table at the bottom of the channel.
+    """
+
+    session_id: int | None = None
+    outcome: MoveOutcome | None = None
+    private: dict[str, Any] | None = None
+    update: dict[str, Any] | None = None
+    to_bottom: bool = False
+
+    @classmethod
+    def of(cls, outcome: MoveOutcome, **more: Any) -> Done:
+        return cls(session_id=outcome.session.id, outcome=outcome, **more)
+
+
+GameWork = Callable[[], Awaitable[MoveOutcome | Done | None]]
 
 
 def host_of(interaction: discord.Interaction) -> Host:
@@ -38,26 +72,71 @@ def seat_of(user: discord.abc.User) -> Seat:
     return Seat(id=str(user.id), name=getattr(user, "display_name", None) or user.name)
 
 
+def _deferred_thinking(interaction: discord.Interaction) -> bool:
+    return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+
+
 async def refuse(interaction: discord.Interaction, message: str) -> None:
     """Tell only the user what went wrong and what to do instead."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
+    elif _deferred_thinking(interaction):
+        await interaction.edit_original_response(content=message)
+    elif interaction.message is not None and interaction.message.flags.ephemeral:
+        # A private message's button that no longer applies: say why there, and take its buttons away.
+        await interaction.edit_original_response(content=message, attachments=[], view=None)
+    else:
+        await interaction.followup.send(message, ephemeral=True)
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Defer at once, privately: "thinking…" for the user alone, removed or replaced by his answer.
+
+    A component on a private message (a drawn bone's places, a build preview) is deferred as an
+    update of that message instead, which its result then edits.
+    """
+    if interaction.response.is_done():
+        return
+    on_private = (interaction.message is not None and interaction.message.flags.ephemeral
+                  and interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit))
+    if on_private:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def _gate(interaction: discord.Interaction) -> Gate | None:
+    return getattr(interaction.client, "gate", None)
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """Run `work`, turning refusals into ephemeral replies and crashes into an apology."""
-    try:
-        await work()
-    except UserError as error:
-        await refuse(interaction, error.message)
-    except IllegalMove as error:
-        await refuse(interaction, error.message)
-    except Exception:
-        log.exception("interaction %s failed", interaction.id)
+    gate = _gate(interaction)
+    if gate is not None and not gate.open:
         with contextlib.suppress(discord.HTTPException):
-            await refuse(interaction, APOLOGY)
+            await refuse(interaction, RESTARTING)
+        return
+    with gate.passage() if gate is not None else contextlib.nullcontext():
+        try:
+            await work()
+        except (UserError, IllegalMove) as error:
+            await refuse(interaction, error.message)
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, APOLOGY)
+
+
+async def play(interaction: discord.Interaction, work: GameWork) -> None:
+    """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
+
+    async def steps() -> None:
+        await acknowledge(interaction)
+        got = await work()
+        done = Done.of(got) if isinstance(got, MoveOutcome) else (got or Done())
+        await show_done(interaction, done)
+
+    await guarded(interaction, steps)
 
 
 async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:
@@ -67,69 +146,50 @@ async def pressed_session(interaction: discord.Interaction, session_id: int) -> 
                                                          guild_id=guild, player=str(interaction.user.id))
 
 
-async def announce(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
-    """The public reply to a committed move, then each affected player's private view."""
-    await interaction.response.send_message(**outcome_message(outcome))
-    await send_private_views(interaction.client, interaction.channel, outcome)
+async def show_done(interaction: discord.Interaction, done: Done) -> None:
+    """The table, the panels, then the actor's private note (or the end of his "thinking…")."""
+    client = interaction.client
+    private = done.private
+    if done.session_id is not None:
+        try:
+            await client.tables.show(done.session_id, to_bottom=done.to_bottom)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("could not update the table of session %s", done.session_id)
+            private = private or {"content": TABLE_BEHIND}
+    if done.outcome is not None:
+        try:
+            await client.panels.update(done.outcome)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("could not update the panels of session %s", done.outcome.session.id)
+    update = done.update
+    if update is not None and _deferred_thinking(interaction):
+        # Acknowledged with a private "thinking…" (not on a private message): that is what can change.
+        private, update = private or update, None
+    # The pressed private message is edited last: that edit is what tells the user the press is done.
+    if private is not None:
+        if _deferred_thinking(interaction):
+            await interaction.edit_original_response(**_as_edit(private))
+        else:
+            await interaction.followup.send(**{**private, "ephemeral": True})
+    if update is not None:
+        await interaction.edit_original_response(**_as_edit(update))
+    if private is None and _deferred_thinking(interaction):
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
 
 
-async def user_of(client: discord.Client, player: str) -> discord.User:
-    """The Discord user behind a player id, from the cache or fetched (members are not cached)."""
-    return client.get_user(int(player)) or await client.fetch_user(int(player))
+def _as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
+    """`send` keyword arguments as `edit_original_response` takes them."""
+    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
+    if "file" in message or "files" in message:
+        edit["attachments"] = [message["file"]] if "file" in message else list(message["files"])
+    return edit
 
 
 def game_channel(client: discord.Client, session: SessionRecord) -> discord.PartialMessageable:
     """The game's channel, to post in without fetching it first."""
     guild_id = int(session.guild_id) if session.guild_id else None
     return client.get_partial_messageable(int(session.channel_id), guild_id=guild_id)
-
-
-async def send_private_views(client: discord.Client, channel: Any, outcome: MoveOutcome) -> None:
-    """DM each player whose private view changed; tell the channel (naming no bone) if DMs are closed.
-
-    The channel is told once per game and player, not at every change: the notice names the way
-    round (/hand, Show my bones), and repeating it each turn would bury the game's messages.
-    """
-    session = outcome.session
-    frontend = frontend_for(session.slug)
-    closed: list[str] = []
-    for player, after in outcome.views_after.items():
-        if is_ai_id(player):
-            continue  # the AI reads its view from the host, not from a direct message
-        digest = frontend.private_digest(after)
-        if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
-            continue
-        try:
-            user = await user_of(client, player)
-            png = await draw_off_loop(frontend.draw_private, after, image_names(session), player)
-            await user.send(
-                f"Your view in {game_label(session)} (<#{session.channel_id}>):",
-                file=discord.File(io.BytesIO(png), filename="your-view.png"),
-            )
-        except discord.Forbidden:
-            closed.append(player)
-        except discord.HTTPException:
-            log.warning("could not DM player %s of session %s", player, session.id)
-            closed.append(player)
-    told: set[tuple[int, str]] = client.told_dms_closed  # type: ignore[attr-defined]
-    closed = [player for player in closed if (session.id, player) not in told]
-    if closed and channel is not None:
-        told.update((session.id, player) for player in closed)
-        who = ", ".join(mention(p) for p in closed)
-        await channel.send(f"{who}: I can't send you direct messages. Use `/hand` or the **Show my bones** "
-                           "button to see your private view.",
-                           allowed_mentions=discord.AllowedMentions(users=True))
-
-
-async def perform_in_channel(interaction: discord.Interaction, action: Mapping[str, Any]) -> None:
-    """A slash command's action on the channel's game."""
-
-    async def work() -> None:
-        host = host_of(interaction)
-        outcome = await host.act_in_channel(str(interaction.channel_id), str(interaction.user.id), action)
-        await announce(interaction, outcome)
-
-    await guarded(interaction, work)
 
 
 async def game_session(interaction: discord.Interaction, slug: str, command: str) -> SessionRecord:
@@ -142,74 +202,73 @@ async def game_session(interaction: discord.Interaction, slug: str, command: str
     return session
 
 
+async def perform_in_channel(interaction: discord.Interaction,
+                             build: Callable[[SessionRecord], Mapping[str, Any]]) -> None:
+    """A slash command's action on the channel's game, built from the session once it is read."""
+
+    async def work() -> MoveOutcome:
+        host = host_of(interaction)
+        session = await host.open_session(str(interaction.channel_id))
+        return await host.act(session.id, str(interaction.user.id), build(session))
+
+    await play(interaction, work)
+
+
 async def perform_game_command(interaction: discord.Interaction, slug: str, command: str,
                                build: Callable[[], Mapping[str, Any]]) -> None:
-    """A game's own command: check the channel plays that game, build the action, move, post the board."""
+    """A game's own command: check the channel plays that game, build the action, move, show the table."""
 
-    async def work() -> None:
+    async def work() -> MoveOutcome:
         session = await game_session(interaction, slug, command)
-        outcome = await host_of(interaction).act(session.id, str(interaction.user.id), build())
-        await announce(interaction, outcome)
+        return await host_of(interaction).act(session.id, str(interaction.user.id), build())
 
-    await guarded(interaction, work)
-
-
-async def clear_buttons(interaction: discord.Interaction) -> None:
-    """The pressed message's buttons are spent; remove them so nobody presses a stale one."""
-    if interaction.message is not None:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.message.edit(view=None)
+    await play(interaction, work)
 
 
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
-    async def work() -> None:
+    async def work() -> Done:
         session = await pressed_session(interaction, session_id)
         if session.status != "lobby":
-            raise UserError("This lobby is closed. Look for the game's latest message, or `/game start`.")
-        channel = str(interaction.channel_id)
-        if verb == "join":
-            await join(interaction, channel)
-        elif verb == "leave":
-            await leave(interaction, channel)
-        else:
-            await begin(interaction, channel)
+            raise UserError("This lobby is closed. Look for the game's table, or `/game start`.")
+        return await lobby_step(interaction, verb)
 
-    await guarded(interaction, work)
+    await play(interaction, work)
 
 
-async def join(interaction: discord.Interaction, channel_id: str) -> None:
-    session, began = await host_of(interaction).join(channel_id, seat_of(interaction.user))
-    if began is not None:
-        await announce_start(interaction, began)
-    else:
-        await interaction.response.send_message(
-            **lobby_message(session, note=f"{mention(str(interaction.user.id))} joined."))
+async def lobby_step(interaction: discord.Interaction, verb: str) -> Done:
+    """Join, leave or begin the channel's lobby; the table (the lobby card, then the board) follows."""
+    host = host_of(interaction)
+    channel_id = str(interaction.channel_id)
+    player = str(interaction.user.id)
+    if verb == "join":
+        session, began = await host.join(channel_id, seat_of(interaction.user))
+        return Done.of(began) if began is not None else Done(session_id=session.id)
+    if verb == "leave":
+        session = await host.leave(channel_id, player)
+        return Done(session_id=session.id)
+    return Done.of(await host.begin(channel_id, player))
 
 
-async def leave(interaction: discord.Interaction, channel_id: str) -> None:
-    session = await host_of(interaction).leave(channel_id, str(interaction.user.id))
-    if session.status == "abandoned":
-        await interaction.response.send_message("The lobby is empty and has been closed.")
-    else:
-        await interaction.response.send_message(
-            **lobby_message(session, note=f"{mention(str(interaction.user.id))} left."))
+async def press_table_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
+    """Rematch or New game on a finished game's table."""
 
+    async def work() -> Done:
+        host = host_of(interaction)
+        channel_id = str(interaction.channel_id)
+        if verb == "rematch":
+            return Done.of(await host.rematch(channel_id, str(interaction.user.id)))
+        last = await pressed_session(interaction, session_id)
+        session = await host.open_lobby(guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+                                        channel_id=channel_id, slug=last.slug, creator=seat_of(interaction.user))
+        return Done(session_id=session.id)
 
-async def begin(interaction: discord.Interaction, channel_id: str) -> None:
-    outcome = await host_of(interaction).begin(channel_id, str(interaction.user.id))
-    await announce_start(interaction, outcome)
+    await play(interaction, work)
 
 
 async def show_ai_move(client: discord.Client, outcome: MoveOutcome) -> None:
-    """The public reply to a move the AI made (bot.ai_player), then the players' private views."""
-    channel = game_channel(client, outcome.session)
-    await channel.send(**outcome_message(outcome))
-    await send_private_views(client, channel, outcome)
-
-
-async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:
-    players = ", ".join(mention(p) for p in outcome.session.player_ids)
-    await interaction.response.send_message(
-        **board_message(outcome.session, outcome.public_view, headline=f"The game begins: {players}.",
-                        legal=outcome.legal))
-    await send_private_views(interaction.client, interaction.channel, outcome)
+    """A move the AI made (bot.ai_player) is shown like anyone's: the table, then the private panels."""
+    try:
+        await client.tables.show(outcome.session.id)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("could not update the table of session %s after the AI's move", outcome.session.id)
+    await client.panels.update(outcome)  # type: ignore[attr-defined]

@@ -66,7 +66,33 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         await press_lobby_button(interaction, self.session_id, self.verb)
 
 
-PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton]
+TABLE_LABELS = {"rematch": ("Rematch", discord.ButtonStyle.success),
+                "new": ("New game", discord.ButtonStyle.secondary)}
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"parlor:table:(?P<session>[0-9]+):(?P<verb>rematch|new)"):
+    """Rematch (same seats) or New game (a lobby for the same game) on a finished game's table."""
+
+    def __init__(self, session_id: int, verb: str) -> None:
+        label, style = TABLE_LABELS[verb]
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"parlor:table:{session_id}:{verb}"))
+        self.session_id = session_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> TableButton:
+        return cls(int(match["session"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.actions import press_table_button
+
+        await press_table_button(interaction, self.session_id, self.verb)
+
+
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton]
 """Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}

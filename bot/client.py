@@ -8,6 +8,7 @@ processes can split a large bot's guilds between them (Discord sends each guild'
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 
@@ -21,13 +22,19 @@ from bot.actions import APOLOGY, refuse, show_ai_move
 from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
 from bot.config import Settings
+from bot.gate import Gate
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
+from bot.panels import Panels
 from bot.store import Store
+from bot.table import Tables
 from bot.timers import TurnDispatcher
 from bot.turn_clock import Periods
 
 log = logging.getLogger(__name__)
+IN_FLIGHT_GRACE = 10.0
+"""Seconds a shutdown waits for interactions in flight to finish."""
+DISCORD_CLOSE_TIMEOUT = 5.0
 
 def cog_extensions() -> list[str]:
     """Every module in `cogs/`, one cog per concern: a new game's cog needs no registration."""
@@ -79,8 +86,10 @@ class ParlorBot(commands.Bot):
                          help_command=None, **shard_options)
         self.settings = settings
         self._store = store
-        self.told_dms_closed: set[tuple[int, str]] = set()
-        """(session, player) already told in the channel that their DMs are closed (bot.actions)."""
+        self.gate = Gate()
+        """Interactions in flight; closed first on shutdown (bot.gate)."""
+        self._caught_up = False
+        self._store_closed = False
 
     async def setup_hook(self) -> None:
         store = self._store or await Store.connect(self.settings.database_url)
@@ -90,6 +99,8 @@ class ParlorBot(commands.Bot):
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
                                          send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
+        self.tables = Tables(self, self.host)
+        self.panels = Panels(self, self.host)
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         self.dispatcher.start()
@@ -111,15 +122,29 @@ class ParlorBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))
-        await self.ai.resume(self.settings.shards)
+        if not self._caught_up:
+            self._caught_up = True
+            with self.gate.passage():
+                caught = await self.tables.catch_up(self.settings.shards)
+            if caught:
+                log.info("brought %d game tables up to date", caught)
+            await self.ai.resume(self.settings.shards)
 
     async def close(self) -> None:
+        """Shut down gracefully: turn new interactions away, let those in flight finish (bounded),
+        then close Discord (bounded too, so an unreachable Discord does not hold us) and the database."""
+        if not await self.gate.close(IN_FLIGHT_GRACE):
+            log.warning("closing with %d interactions still running after %gs", self.gate.running, IN_FLIGHT_GRACE)
         if self.dispatcher is not None:
             await self.dispatcher.stop()
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
-        await super().close()
-        if getattr(self, "host", None) is not None:
+        try:
+            await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning("Discord did not close within %gs; exiting anyway", DISCORD_CLOSE_TIMEOUT)
+        if getattr(self, "host", None) is not None and not self._store_closed:
+            self._store_closed = True
             await self.host.store.close()
 
 

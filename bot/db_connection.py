@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from typing import Any
 
 import aiosqlite
@@ -26,6 +26,9 @@ class Rows:
         self._rows = rows
         self.rowcount = rowcount
         self.lastrowid = lastrowid
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
     async def fetchone(self) -> sqlite3.Row | None:
         return self._rows[0] if self._rows else None
@@ -56,6 +59,30 @@ class Statement:
         return None
 
 
+def _run_statement(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Rows:
+    cursor = connection.execute(sql, params)
+    try:
+        return Rows(cursor.fetchall(), cursor.rowcount, cursor.lastrowid)
+    finally:
+        cursor.close()
+
+
+def _run_transaction(connection: sqlite3.Connection, statements: list[tuple[str, Sequence[Any]]],
+                     guard: Callable[[list[Rows]], None] | None) -> list[Rows]:
+    """On the connection's thread: the whole transaction, rolled back on any error."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        results = [_run_statement(connection, sql, tuple(params)) for sql, params in statements]
+        if guard is not None:
+            guard(results)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return results
+
+
 class SerializedConnection:
     """An aiosqlite connection used by one task at a time (see the module docstring)."""
 
@@ -74,9 +101,18 @@ class SerializedConnection:
             return await self._step(sql, params)
 
     async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
-        async with self.raw.execute(sql, tuple(params)) as cursor:
-            rows = list(await cursor.fetchall())
-            return Rows(rows, cursor.rowcount, cursor.lastrowid)
+        # One trip to aiosqlite's thread per statement (its cursor API takes three: execute, fetch, close).
+        return await self.raw._execute(_run_statement, self.raw._conn, sql, tuple(params))
+
+    async def write_batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                          guard: Callable[[list[Rows]], None] | None = None) -> list[Rows]:
+        """BEGIN IMMEDIATE, `statements`, COMMIT in one trip to the connection's thread.
+
+        `guard` sees the results before the commit; whatever it raises rolls everything back (the
+        version check of a move). A move is thus one round trip, not one per statement.
+        """
+        async with self._lock:
+            return await self.raw._execute(_run_transaction, self.raw._conn, list(statements), guard)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

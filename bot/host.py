@@ -49,8 +49,8 @@ STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message'
                 "or the slash commands.")
 ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
              "this channel's game, or the slash commands.")
-STATE_CACHE_SIZE = 512
-"""Parsed states kept in memory; others are read back from the store when next used."""
+STATE_CACHE_SIZE = 2048
+"""Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
 
 
 class UserError(Exception):
@@ -89,6 +89,18 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     return recorded
 
 
+TURN_EVENTS_KEPT = 40
+"""Events narrated on one table at most (a long chain of one player's steps keeps its latest)."""
+
+
+def turn_events(session: SessionRecord, before: list[str], after: list[str], events: list[dict]) -> list[dict]:
+    """What the table narrates after a move: this move's events when the player(s) to act changed,
+    else the events since they last changed followed by this move's."""
+    if set(before) != set(after):
+        return list(events)[-TURN_EVENTS_KEPT:]
+    return [*session.turn_events, *events][-TURN_EVENTS_KEPT:]
+
+
 class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
@@ -108,6 +120,12 @@ class Host:
         # recently used sessions only, so memory stays flat however many games the bot has hosted.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[int, tuple[int, BaseModel]] = OrderedDict()
+        # The sessions as this process last committed or read them, so a move needs no read first: its
+        # version-checked write refuses a stale copy (another process moved), which is then re-read.
+        self._records: OrderedDict[int, SessionRecord] = OrderedDict()
+        self._periods: dict[str | None, Periods] = {}
+        self._last_seq: dict[int, int] = {}
+        """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
 
     # -- lookups -------------------------------------------------------------
 
@@ -117,8 +135,35 @@ class Host:
             lock = self._locks[session_id] = asyncio.Lock()
         return lock
 
+    def _remember_record(self, session: SessionRecord) -> SessionRecord:
+        """Cache the session as committed; an older snapshot (a render still drawing it while the AI
+        moved on, bot.ai_player) never replaces a later version."""
+        cached = self._records.get(session.id)
+        if cached is not None and cached.version > session.version:
+            return session
+        self._records.pop(session.id, None)
+        self._records[session.id] = session
+        while len(self._records) > STATE_CACHE_SIZE:
+            evicted, _ = self._records.popitem(last=False)
+            self._last_seq.pop(evicted, None)
+        return session
+
+    def _forget(self, session_id: int) -> None:
+        self._records.pop(session_id, None)
+        self._last_seq.pop(session_id, None)
+        self._states.pop(session_id, None)
+
+    async def current(self, session_id: int) -> SessionRecord:
+        """The session as last committed here, else read from the store."""
+        cached = self._records.get(session_id)
+        return cached if cached is not None else await self.session(session_id)
+
     def _remember(self, session: SessionRecord, state: BaseModel) -> None:
         """Cache the parsed state of a running game; finished ones are rarely read again."""
+        cached = self._records.get(session.id)
+        if cached is not None and cached.version > session.version:
+            return
+        self._remember_record(session)
         self._states.pop(session.id, None)
         if session.status == "active":
             self._states[session.id] = (session.version, state)
@@ -159,7 +204,7 @@ class Host:
         session = await self.store.session(session_id)
         if session is None:
             raise UserError("That game no longer exists.")
-        return session
+        return self._remember_record(session)
 
     async def session_pressed_in(self, session_id: int, *, channel_id: str, guild_id: str | None,
                                  player: str) -> SessionRecord:
@@ -170,7 +215,7 @@ class Host:
         presser plays: his private panel. Discord only delivers a component from the message that
         carries it, so this is defence in depth.
         """
-        session = await self.session(session_id)
+        session = await self.current(session_id)
         if guild_id is None:
             if player in session.player_ids:
                 return session
@@ -315,7 +360,8 @@ class Host:
     @staticmethod
     def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan, seed: str) -> dict[str, Any]:
         return {"status": "active", "state": state.model_dump_json(), "setup_outcomes": rng.outcomes,
-                "waiting_since": wait.waiting_since, "timers": wait.timers, "dice_seed": seed}
+                "waiting_since": wait.waiting_since, "timers": wait.timers, "dice_seed": seed,
+                "turn_events": [{"type": "began"}]}
 
     def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
         game = get_game(session.slug)
@@ -327,10 +373,11 @@ class Host:
                            views_after=views, began=True, legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
-        """The next game of a match: the last game's players in the same seats, begun at once.
+        """A new game with the last game's players in the same seats, begun at once.
 
-        Its options are the `next_game_options` of the finished game's public view; a game that
-        does not offer them has no next game, and only the last game's players may start it.
+        A game that plays matches (its view offers `next_game_options`, as Follow the Arrow does)
+        continues its match when the last game was played out; otherwise the rematch is a fresh
+        game with the last game's options. Only the last game's players may start it.
         """
         if await self.store.open_session_in(channel_id) is not None:
             raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
@@ -339,12 +386,15 @@ class Host:
         if player not in last.player_ids:
             raise UserError(f"Only the players of the last {game.title} game here can start its rematch; "
                             "`/game start` opens a new game.")
-        if last.status != "finished" or last.end_reason != "played out":
-            raise UserError(f"The last {game.title} game here was not played to its end, so its match has "
-                            "no next game: `/game start` a new one.")
-        options = self.public_view(last).get("next_game_options")
-        if not options:
-            raise UserError(f"{game.title} has no rematch: `/game start` a new game instead.")
+        if last.status != "finished" or last.state is None:
+            raise UserError(f"The last {game.title} game here was abandoned, so it has no rematch: "
+                            "`/game start` a new one.")
+        view = self.public_view(last)
+        if "next_game_options" in view:
+            options = view["next_game_options"] if last.end_reason == "played out" else None
+            options = options or {}
+        else:
+            options = last.options
         creator = next(seat for seat in last.players if seat.id == player)
         # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
         draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
@@ -371,43 +421,63 @@ class Host:
 
     async def act(self, session_id: int, player: str, action: Mapping[str, Any],
                   expected_version: int | None = None, *, by_ai: bool = False) -> MoveOutcome:
-        """Apply one action for `player` (played by the AI when `by_ai`); commit it before returning."""
+        """Apply one action for `player` (played by the AI when `by_ai`); commit it before returning.
+
+        The session comes from memory when this process last wrote it: the move is then one write
+        transaction and no read. If another process moved meanwhile, the write is refused and the
+        move is tried once more on the session read afresh.
+        """
         async with self._lock(session_id):
-            session = await self.session(session_id)
-            game = get_game(session.slug)
-            self._require_playable(session, game, expected_version)
-            self._require_seat_player(session, player, by_ai)
-            state = self.state_of(session)
-            rng = RecordingRandomness(await self._chance_of_next_move(session))
             try:
-                new_state, events = game.apply(state, player, dict(action), rng)
-            except IllegalMove as refusal:
-                raise UserError(self.humanize(session, refusal.message)) from None
-            result = game.result(new_state)
-            changes: dict[str, Any] = {"state": new_state.model_dump_json()}
-            if result is not None:
-                changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
-            wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
-            changes["waiting_since"] = wait.waiting_since
-            try:
-                updated = await self.store.record_move(session, player=player, action=dict(action),
-                                                       outcomes=rng.outcomes, now=self.clock(),
-                                                       timers=wait.timers, **changes)
+                return await self._act_locked(await self.current(session_id), player, action, expected_version,
+                                              by_ai)
             except StaleVersion:
-                raise UserError("Someone else moved at the same moment. Look at the latest message "
-                                "and try again.") from None
-            # The action's type only: its fields and the state may name hidden things (bot.logs).
-            log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
-                      updated.version)
-            self._remember(updated, new_state)
-            self._scheduled(wait)
-            self.changed(updated)
-            return MoveOutcome(
-                session=updated, events=events, public_view=game.view(new_state, None),
-                views_before={p: game.view(state, p) for p in session.player_ids},
-                views_after={p: game.view(new_state, p) for p in session.player_ids},
-                legal=self.legal_by_player(updated),
-            )
+                self._forget(session_id)
+            try:
+                return await self._act_locked(await self.session(session_id), player, action, expected_version,
+                                              by_ai)
+            except StaleVersion:
+                self._forget(session_id)
+                raise UserError("Someone else moved at the same moment. Look at the table and try again.") from None
+
+    async def _act_locked(self, session: SessionRecord, player: str, action: Mapping[str, Any],
+                          expected_version: int | None, by_ai: bool = False) -> MoveOutcome:
+        session_id = session.id
+        game = get_game(session.slug)
+        self._require_playable(session, game, expected_version)
+        self._require_seat_player(session, player, by_ai)
+        state = self.state_of(session)
+        rng = RecordingRandomness(await self._chance_of_next_move(session))
+        try:
+            new_state, events = game.apply(state, player, dict(action), rng)
+        except IllegalMove as refusal:
+            raise UserError(self.humanize(session, refusal.message)) from None
+        result = game.result(new_state)
+        changes: dict[str, Any] = {"state": new_state.model_dump_json(),
+                                   "turn_events": turn_events(session, game.to_act(state),
+                                                              game.to_act(new_state) if result is None else [],
+                                                              events)}
+        if result is not None:
+            changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
+        wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
+        changes["waiting_since"] = wait.waiting_since
+        updated = await self.store.record_move(session, player=player, action=dict(action),
+                                               outcomes=rng.outcomes, now=self.clock(),
+                                               timers=wait.timers, **changes)
+        # The action's type only: its fields and the state may name hidden things (bot.logs).
+        log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
+                  updated.version)
+        self._remember(updated, new_state)
+        if session_id in self._last_seq:
+            self._last_seq[session_id] += 1
+        self._scheduled(wait)
+        self.changed(updated)
+        return MoveOutcome(
+            session=updated, events=events, public_view=game.view(new_state, None),
+            views_before={p: game.view(state, p) for p in session.player_ids},
+            views_after={p: game.view(new_state, p) for p in session.player_ids},
+            legal=self.legal_by_player(updated),
+        )
 
     async def _chance_of_next_move(self, session: SessionRecord) -> Randomness:
         """The next move's dice, fixed by the game's seed and the move's sequence number.
@@ -416,7 +486,10 @@ class Host:
         """
         if session.dice_seed is None:
             return SeededRandomness(self._seed_source())
-        return DiceRandomness(session.dice_seed, await self.store.last_seq(session.id) + 1)
+        last = self._last_seq.get(session.id)
+        if last is None:
+            last = self._last_seq[session.id] = await self.store.last_seq(session.id)
+        return DiceRandomness(session.dice_seed, last + 1)
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
                 expected_version: int | None = None) -> list[dict]:
@@ -449,14 +522,24 @@ class Host:
     # -- waiting on players -----------------------------------------------------
 
     async def periods_for(self, guild_id: str | None) -> Periods:
-        """The server's reminder and turn-clock periods, falling back to the bot's defaults."""
+        """The server's reminder and turn-clock periods, falling back to the bot's defaults.
+
+        Kept in memory once read: a server's settings change only through `set_periods`, which the
+        process owning that server runs (one process per guild, see bot.shards).
+        """
+        cached = self._periods.get(guild_id)
+        if cached is not None:
+            return cached
         own = await self.store.guild_settings(guild_id)
-        return Periods(reminder_hours=own.reminder_hours or self.default_periods.reminder_hours,
-                       turn_clock_hours=own.turn_clock_hours or self.default_periods.turn_clock_hours)
+        periods = Periods(reminder_hours=own.reminder_hours or self.default_periods.reminder_hours,
+                          turn_clock_hours=own.turn_clock_hours or self.default_periods.turn_clock_hours)
+        self._periods[guild_id] = periods
+        return periods
 
     async def set_periods(self, guild_id: str, *, reminder_hours: float | None = None,
                           turn_clock_hours: float | None = None) -> Periods:
         await self.store.set_guild_hours(guild_id, reminder_hours=reminder_hours, turn_clock_hours=turn_clock_hours)
+        self._periods.pop(guild_id, None)
         return await self.periods_for(guild_id)
 
     async def set_turn_dms(self, user_id: str, on: bool) -> None:
@@ -466,9 +549,11 @@ class Host:
         to_act = [player for player in to_act if player not in session.ai_played]  # the AI never idles
         if not to_act:
             return no_wait()
+        # Only players newly waited on may get a turn notice, so only they are looked up.
+        newcomers = [p for p in to_act if p not in (session.waiting_since or {}) and p != actor]
         return plan_wait(session.waiting_since, to_act, actor=actor, now=self.clock(),
                          periods=await self.periods_for(session.guild_id),
-                         turn_dms=await self.store.turn_dm_users(to_act))
+                         turn_dms=await self.store.turn_dm_users(newcomers))
 
     def _scheduled(self, wait: WaitPlan) -> None:
         if wait.timers.add:
@@ -589,7 +674,7 @@ class Host:
 
     async def _write(self, session: SessionRecord, **changes: Any) -> SessionRecord:
         try:
-            return await self.store.update_session(session, now=self.clock(), **changes)
+            return self._remember_record(await self.store.update_session(session, now=self.clock(), **changes))
         except StaleVersion:
             raise UserError("Someone else changed this game at the same moment; try again.") from None
         except ChannelBusy:

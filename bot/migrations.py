@@ -67,4 +67,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
     """,
+    # 4: the table each game shows in its channel, and each player's private panel in DMs
+    """
+    ALTER TABLE sessions ADD COLUMN turn_events TEXT NOT NULL DEFAULT '[]';
+    CREATE TABLE tables (
+        session_id INTEGER PRIMARY KEY REFERENCES sessions (id),
+        channel_id TEXT NOT NULL,
+        message_id TEXT,
+        shown_version INTEGER NOT NULL DEFAULT -1,
+        shown_status TEXT,
+        announced TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE panels (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        player TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (session_id, player)
+    );
+    """,
 ]

@@ -10,7 +10,8 @@ import logging
 
 import discord
 
-from bot.actions import game_channel, user_of
+from bot.actions import game_channel
+from bot.panels import user_of
 from bot.replies import game_label
 from bot.store import SessionRecord
 from bot.timers import Reminder, TurnNotice

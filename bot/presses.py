@@ -18,21 +18,13 @@ from typing import Any
 
 import discord
 
-from bot.actions import (
-    announce,
-    clear_buttons,
-    game_channel,
-    guarded,
-    host_of,
-    pressed_session,
-    send_private_views,
-)
+from bot.actions import Done, guarded, host_of, play, pressed_session
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names, outcome_message, text_names
+from bot.replies import image_names, text_names
 from bot.store import SessionRecord
 from games.core import IllegalMove
 
@@ -124,26 +116,26 @@ def _engine_refusal(host: Host, session: SessionRecord, frontend: Frontend, toke
 async def press_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
     """A button: a step shown to the presser, or an action."""
 
-    async def work() -> None:
+    async def work() -> Done:
         pressed = await check_press(interaction, session_id, version, token, ActionButton)
-        await _step_or_act(interaction, pressed, version, [token])
+        return await _step_or_act(interaction, pressed, version, [token])
 
-    await guarded(interaction, work)
+    await play(interaction, work)
 
 
 async def choose(interaction: discord.Interaction, session_id: int, version: int, key: str,
                  tokens: list[str]) -> None:
     """A select menu: the chosen options must be ones it offers."""
 
-    async def work() -> None:
+    async def work() -> Done:
         pressed = await check_press(interaction, session_id, version, key, Select)
         assert isinstance(pressed.component, Select)
         offered = {option.token for option in pressed.component.options}
         if not tokens or not set(tokens) <= offered:
             raise UserError(NOT_OFFERED)
-        await _step_or_act(interaction, pressed, version, tokens)
+        return await _step_or_act(interaction, pressed, version, tokens)
 
-    await guarded(interaction, work)
+    await play(interaction, work)
 
 
 async def open_form(interaction: discord.Interaction, session_id: int, version: int, key: str) -> None:
@@ -178,27 +170,27 @@ def form_values(data: Mapping[str, Any]) -> dict[str, str]:
 async def submit_form(interaction: discord.Interaction, session_id: int, version: int, key: str) -> None:
     """A form's answers: the frontend turns them into an action, checked like any press."""
 
-    async def work() -> None:
+    async def work() -> Done:
         pressed = await check_press(interaction, session_id, version, key, Form)
         frontend = frontend_for(pressed.session.slug)
         action = frontend.action_for_form(key, form_values(interaction.data or {}))
-        await _act(interaction, pressed, version, action)
+        return await _act(interaction, pressed, version, action)
 
-    await guarded(interaction, work)
+    await play(interaction, work)
 
 
-async def _step_or_act(interaction: discord.Interaction, pressed: Pressed, version: int, tokens: list[str]) -> None:
+async def _step_or_act(interaction: discord.Interaction, pressed: Pressed, version: int,
+                       tokens: list[str]) -> Done:
     frontend = frontend_for(pressed.session.slug)
     if len(tokens) == 1:
         step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
         if step is not None:
-            await show_step(interaction, pressed.session, step)
-            return
+            return await show_step(interaction, pressed.session, step)
     if isinstance(pressed.component, Select) and pressed.component.max_values > 1:
         action = frontend.action_for_choice(pressed.component.key, tokens)
     else:
         action = frontend.action_for_button(tokens[0])
-    await _act(interaction, pressed, version, action)
+    return await _act(interaction, pressed, version, action)
 
 
 def _from_private_message(interaction: discord.Interaction) -> bool:
@@ -209,55 +201,35 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
     return bool(message.flags.ephemeral) or interaction.guild_id is None
 
 
-async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> None:
+async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> Done:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
     view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
-    files = []
+    message: dict = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
     if step.picture is not None:
         png = await draw_off_loop(step.picture, image_names(session))
-        files = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
+        message["files"] = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
     if _from_private_message(interaction):
-        await interaction.response.edit_message(content=step.text, view=view, attachments=files,
-                                                allowed_mentions=discord.AllowedMentions.none())
-    else:
-        await interaction.response.send_message(step.text, view=view, ephemeral=True, files=files,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        return Done(update=message)
+    return Done(private=message)
 
 
-async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> None:
+async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> Done:
     host = host_of(interaction)
     outcome = await host.act(pressed.session.id, pressed.player, action, expected_version=version)
-    await publish(interaction, outcome, await actors_panel(outcome, pressed.player))
+    return publish(interaction, outcome, await actors_panel(outcome, pressed.player))
 
 
-async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> None:
-    """Show a committed move, then answer the presser.
-
-    Pressed on the table without a private panel to give: the answer is the new table. Otherwise the
-    table goes to the game's channel first and the answer is the presser's private panel (the choice
-    the move opened for him alone) or, pressed on a private reply, that reply closed. Sending the table
-    before answering means that once Discord has the answer, everything the move changed is there.
-    """
-    private = _from_private_message(interaction)
-    if not private and panel is None:
-        await announce(interaction, outcome)
-        await clear_buttons(interaction)
-        return
-    channel = game_channel(interaction.client, outcome.session)
-    await channel.send(**outcome_message(outcome))
-    if private:
-        await interaction.response.edit_message(content=_done(outcome), view=None, attachments=[],
-                                                allowed_mentions=discord.AllowedMentions.none())
-        if panel is not None:
-            await interaction.followup.send(**panel)
-    else:
-        await clear_buttons(interaction)
-        await interaction.response.send_message(**panel)
-    await send_private_views(interaction.client, channel, outcome)
+def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> Done:
+    """A committed move: the table shows it; the presser gets his private panel (the choice the move
+    opened for him alone) if any, and a private reply he chose on is closed, saying what the move did."""
+    closed = ({"content": _done(outcome), "view": None, "attachments": [],
+               "allowed_mentions": discord.AllowedMentions.none()}
+              if _from_private_message(interaction) else None)
+    return Done.of(outcome, private=panel, update=closed)
 
 
 async def private_panel(session: SessionRecord, view: dict, player: str,
-                  legal: Mapping[str, list[dict]]) -> dict | None:
+                        legal: Mapping[str, list[dict]]) -> dict | None:
     """Keyword arguments for `player`'s private reply: his words, picture and private components."""
     frontend = frontend_for(session.slug)
     components = frontend.private_components(view, player, legal)

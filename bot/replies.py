@@ -12,11 +12,10 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.ai_seats import ai_name, is_ai_id
-from bot.buttons import LobbyButton
+from bot.buttons import LobbyButton, TableButton
 from bot.components import component_view
 from bot.dice_table import add_dice_field
 from bot.frontends import frontend_for
-from bot.host import MoveOutcome
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
 from games import get_game
@@ -77,45 +76,71 @@ def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str |
     return f"⏳ Waiting on {', '.join(mention(p) for p in to_act)} for {format_duration(now - since)}."
 
 
-def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
-                  headline: str | None = None, legal: Mapping[str, list[dict]] | None = None) -> dict:
-    """Keyword arguments for `send_message`: the board embed, its picture and the next step's components.
-
-    `legal` holds each player's legal actions, from which the frontend draws its menus; without it
-    only the buttons the public view alone allows are drawn.
-    """
-    game = get_game(session.slug)
+def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, str]) -> list[str]:
+    """What happened since the turn last changed, one line per event worth telling."""
     frontend = frontend_for(session.slug)
+    lines = []
+    if any(event.get("type") == "began" for event in events):
+        lines.append(f"The game begins: {', '.join(mention(p) for p in session.player_ids)}.")
+    told = [event for event in events if event.get("type") != "began"]
+    return [*lines, *(line for line in frontend.describe_events(told, names) if line)]
+
+
+def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
+                headline: str | None = None) -> discord.Embed:
+    """The board's embed: headline, narration, the state in words, and the picture as its image."""
     names = text_names(session)
-    lines = [line for line in frontend.describe_events(list(events), names) if line]
-    state_text = frontend.describe_state(public_view, names)
-    description = "\n".join(filter(None, [headline, *lines, state_text]))[:4000]
-    embed = discord.Embed(title=game.title, description=description or None, colour=EMBED_COLOUR)
+    state_text = frontend_for(session.slug).describe_state(public_view, names)
+    description = "\n".join(filter(None, [headline, *narration(session, events, names), state_text]))
+    if len(description) > 4000:
+        description = "…" + description[-3999:]
+    embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
     add_dice_field(embed, session)
-    png = frontend.draw_board(public_view, image_names(session), list(events))
-    components = frontend.components(public_view, legal or {}) if session.status == "active" else []
+    return embed
+
+
+def board_components(session: SessionRecord, public_view: dict,
+                     legal: Mapping[str, list[dict]] | None = None) -> discord.ui.View:
+    """The items for the next step: the frontend's components (buttons, menus, forms) while the game
+    runs, drawn from every player's `legal` actions; Rematch and New game once it has finished;
+    nothing once abandoned."""
+    components = (frontend_for(session.slug).components(public_view, legal or {})
+                  if session.status == "active" else [])
     view = component_view(session.slug, session.id, session.version, components, image_names(session))
-    to_act = public_view.get("to_act") or []
-    winners = (session.result or {}).get("winners") or []
-    prompts = frontend.prompts(public_view) if session.status == "active" else {}
+    if session.status == "finished":
+        view.add_item(TableButton(session.id, "rematch"))
+        view.add_item(TableButton(session.id, "new"))
+    return view
+
+
+def board_content(session: SessionRecord, public_view: dict) -> str | None:
+    """The message text: whose turn it is (or the result) and what the others may do now."""
+    prompts = frontend_for(session.slug).prompts(public_view) if session.status == "active" else {}
     content = "\n".join([turn_line(session, public_view),
                          *(f"{mention(player)}: {text}" for player, text in prompts.items())]).strip()
+    return content or None
+
+
+def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
+                  headline: str | None = None, *, png: bytes, ping: Sequence[str] = (),
+                  with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None) -> dict:
+    """Keyword arguments for sending the board: embed, picture, items for the next step.
+
+    Only the players in `ping` are notified; every other mention in the text shows a name and
+    pings nobody (see README: pings only when the turn changes).
+    """
     return {
-        "content": content or None,
-        "embed": embed,
+        "content": board_content(session, public_view),
+        "embed": board_embed(session, public_view, events, headline),
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
-        "view": view,
-        "allowed_mentions": _mentions([*to_act, *winners, *prompts]),
+        "view": board_components(session, public_view, legal) if with_buttons else discord.ui.View(timeout=None),
+        "allowed_mentions": _mentions(ping),
     }
 
 
-def outcome_message(outcome: MoveOutcome) -> dict:
-    return board_message(outcome.session, outcome.public_view, outcome.events, legal=outcome.legal)
-
-
-def lobby_message(session: SessionRecord, note: str | None = None) -> dict:
+def lobby_message(session: SessionRecord, note: str | None = None, *, ping: Sequence[str] = ()) -> dict:
     """The lobby card: who has joined, who is invited, and Join/Leave/Begin buttons."""
     game = get_game(session.slug)
     joined = ", ".join(mention(p) for p in session.player_ids)
@@ -141,8 +166,10 @@ def lobby_message(session: SessionRecord, note: str | None = None) -> dict:
     view.add_item(LobbyButton(session.id, "leave"))
     if game.min_players < game.max_players:
         view.add_item(LobbyButton(session.id, "begin"))
+    if session.status != "lobby":
+        view = discord.ui.View(timeout=None)
     return {"content": " ".join(mention(p) for p in waiting) or None, "embed": embed, "view": view,
-            "allowed_mentions": _mentions(waiting)}
+            "allowed_mentions": _mentions(ping)}
 
 
 def rules_embed(slug: str) -> discord.Embed:

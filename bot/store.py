@@ -74,6 +74,8 @@ class SessionRecord(BaseModel):
     created_at: float
     updated_at: float
     waiting_since: dict[str, float] | None = None
+    turn_events: list[dict[str, Any]] = []
+    """The engine's events since the player(s) to act last changed: what the table narrates."""
     dice_seed: str | None = Field(default=None, repr=False)
     """The game's secret dice seed (games.dice): never shown, logged or exported while the game runs."""
 
@@ -133,6 +135,30 @@ class TimerPlan(BaseModel):
     add: list[NewTimer] = []
 
 
+class TableRecord(BaseModel):
+    """One row of `tables`: the message that shows a game in its channel, and what it shows.
+
+    `shown_version` is the session version drawn on it (behind the session's own after a crash
+    between a commit and the Discord call); `announced` are the players to act it mentioned.
+    """
+
+    session_id: int
+    channel_id: str
+    message_id: str | None = None
+    shown_version: int = -1
+    shown_status: str | None = None
+    announced: list[str] = []
+
+
+class PanelRecord(BaseModel):
+    """One row of `panels`: a player's private direct-message panel for one game."""
+
+    session_id: int
+    player: str
+    channel_id: str
+    message_id: str
+
+
 class GuildSettings(BaseModel):
     """A server's own periods; None means the bot's default."""
 
@@ -152,6 +178,8 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
     data = dict(row)
     for key in ("players", "invited", "options"):
         data[key] = json.loads(data[key])
+    if "turn_events" in data:
+        data["turn_events"] = json.loads(data["turn_events"] or "[]")
     for key in ("setup_outcomes", "result", "waiting_since"):
         data[key] = json.loads(data[key]) if data[key] is not None else None
     return SessionRecord.model_validate(data)
@@ -304,27 +332,66 @@ class Store:
     async def update_session(self, session: SessionRecord, *, now: float, timers: TimerPlan | None = None,
                              **changes: Any) -> SessionRecord:
         """Write `changes` (and `timers`) if the session is still at `session.version`; bump the version."""
-        async with self._transaction():
-            await self._update(session, now, changes, timers)
-        updated = await self.session(session.id)
-        assert updated is not None
-        return updated
+        return await self._write_session(session, self._update_statements(session, now, changes, timers))
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
                           **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers) in one transaction."""
-        async with self._transaction():
-            await self._update(session, now, changes, timers)
-            last = await self.last_seq(session.id)
-            await self._db.execute(
-                "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (session.id, last + 1, player, json.dumps(action), json.dumps(outcomes), now),
-            )
-        updated = await self.session(session.id)
-        assert updated is not None
-        return updated
+        statements = self._update_statements(session, now, changes, timers)
+        statements.append((
+            "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
+            " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
+            (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
+        return await self._write_session(session, statements)
+
+    async def _write_session(self, session: SessionRecord, statements: list[tuple[str, Sequence[Any]]]
+                             ) -> SessionRecord:
+        """Run `statements` (the session's version-checked UPDATE ... RETURNING first) as one transaction.
+
+        On SQLite the whole transaction is one trip to the database thread (`write_batch`); the row the
+        UPDATE returns is the session as committed, so nothing is read back afterwards.
+        """
+
+        def version_checked(results: list[Any]) -> None:
+            if len(results[0]) != 1:
+                raise StaleVersion(session.id)
+
+        try:
+            if hasattr(self._db, "write_batch"):
+                results = await self._db.write_batch(statements, version_checked)
+            else:
+                async with self._transaction():
+                    results = [await self._db.execute(sql, params) for sql, params in statements]
+                    version_checked(results)
+        except INTEGRITY_ERRORS as error:
+            raise ChannelBusy(session.channel_id) from error
+        row = await results[0].fetchone()
+        return _session_from_row(row)
+
+    def _update_statements(self, session: SessionRecord, now: float, changes: dict[str, Any],
+                           timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:
+        """The session's changes under the version check (returning the new row), then its timers."""
+        encoded = {key: _encode(key, value) for key, value in changes.items()}
+        assignments = ", ".join(f"{key} = ?" for key in encoded)
+        sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
+               "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING *")
+        statements: list[tuple[str, Sequence[Any]]] = [(sql, (*encoded.values(), now, session.id, session.version))]
+        if timers is not None:
+            statements += self._timer_statements(session.id, timers)
+        return statements
+
+    @staticmethod
+    def _timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequence[Any]]]:
+        """Drop fired timers and pending ones not kept, then add the new ones."""
+        keep = list(dict.fromkeys(plan.keep))
+        sql = "DELETE FROM timers WHERE session_id = ?"
+        if keep:
+            sql += f" AND (fired = 1 OR player NOT IN ({', '.join('?' for _ in keep)}))"
+        statements: list[tuple[str, Sequence[Any]]] = [(sql, (session_id, *keep))]
+        statements += [("INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
+                        (session_id, timer.kind, timer.player, timer.due_at)) for timer in plan.add]
+        return statements
 
     # -- timers ----------------------------------------------------------------
 
@@ -420,6 +487,61 @@ class Store:
                                        (turn_clock_hours, guild_id))
         return await self.guild_settings(guild_id)
 
+    # -- tables and panels --------------------------------------------------------
+
+    async def table(self, session_id: int) -> TableRecord | None:
+        async with self._db.execute("SELECT * FROM tables WHERE session_id = ?", (session_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])})
+
+    async def save_table(self, record: TableRecord) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO tables (session_id, channel_id, message_id, shown_version, shown_status, announced)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id, shown_version = excluded.shown_version,"
+                " shown_status = excluded.shown_status, announced = excluded.announced",
+                (record.session_id, record.channel_id, record.message_id, record.shown_version,
+                 record.shown_status, json.dumps(record.announced)))
+
+    async def tables_behind(self, shards: Shards | None = None) -> list[int]:
+        """Sessions whose table shows less than they have committed: open ones, and ended ones with a
+        table; only those of guilds on `shards`, when this process runs some shards."""
+        condition, params = ("", []) if shards is None else shards.condition("s.guild_id")
+        async with self._db.execute(
+            "SELECT s.id FROM sessions s LEFT JOIN tables t ON t.session_id = s.id"
+            " WHERE s.version > COALESCE(t.shown_version, -1)"
+            " AND (s.status IN ('lobby', 'active') OR t.session_id IS NOT NULL)"
+            f"{' AND ' + condition if condition else ''} ORDER BY s.id", params
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [row[0] for row in rows]
+
+    async def earlier_tables(self, channel_id: str, session_id: int) -> list[TableRecord]:
+        """Tables of the channel's earlier games that still have a message (their buttons are spent)."""
+        async with self._db.execute(
+            "SELECT * FROM tables WHERE channel_id = ? AND session_id < ? AND message_id IS NOT NULL"
+            " ORDER BY session_id DESC LIMIT 3", (channel_id, session_id)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])}) for row in rows]
+
+    async def panel(self, session_id: int, player: str) -> PanelRecord | None:
+        async with self._db.execute("SELECT * FROM panels WHERE session_id = ? AND player = ?",
+                                    (session_id, player)) as cursor:
+            row = await cursor.fetchone()
+        return PanelRecord.model_validate(dict(row)) if row else None
+
+    async def save_panel(self, record: PanelRecord) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO panels (session_id, player, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session_id, player) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                (record.session_id, record.player, record.channel_id, record.message_id))
+
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self._db.transaction()
 
@@ -448,7 +570,7 @@ def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
     return f" AND session_id IN (SELECT id FROM sessions WHERE {condition})", params
 
 
-_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
+_JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since", "turn_events"}
 _COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason", "dice_seed"}
 
 

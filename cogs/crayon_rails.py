@@ -2,8 +2,8 @@
 and /cities (a private list of cities, their supplies and open demands, to plan routes).
 
 Moving uses the shared `/move` (cogs/verbs.py); a derailed player chooses his lost load with the
-buttons under the board. `/build to:` first shows the proposed track on the map with Confirm and
-Cancel buttons for the builder alone; `/build path:` names the exact mileposts and builds at once.
+buttons under the board. `/build to:` first shows the builder alone (an ephemeral message) the proposed
+track on the map with Confirm and Cancel buttons; `/build path:` names the exact mileposts and builds at once.
 The Confirm button carries the session, the version it was drawn for, the builder and the target
 milepost, so it still works after a restart: the engine recomputes the same track from the same
 state (the host refuses it once anything else has moved) and validates it again.
@@ -20,7 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import announce, game_session, guarded, host_of, perform_game_command, pressed_session
+from bot.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
+from bot.drawing import draw_off_loop
 from bot.frontends.crayon_cities import cities_text, city_choices
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
@@ -37,34 +38,42 @@ async def act(interaction: discord.Interaction, command: str, **options: Any) ->
     await perform_game_command(interaction, SLUG, command, lambda: FRONTEND.command_action(command, options))
 
 
-async def preview_build(interaction: discord.Interaction, to: str) -> None:
-    """Show where `/build to:` would lay track, with Confirm/Cancel for the builder."""
+SPENT_PREVIEW = {"embed": None, "attachments": [], "view": None}
 
-    async def work() -> None:
+
+async def preview_build(interaction: discord.Interaction, to: str) -> None:
+    """Show the builder alone where `/build to:` would lay track, with Confirm and Cancel."""
+
+    async def work() -> Done:
         host = host_of(interaction)
         session = await game_session(interaction, SLUG, "build")
         player = str(interaction.user.id)
         target = build_target(to)
         events = host.preview(session, player, {"type": "build", "to": target})
-        text, png = FRONTEND.build_preview(host.public_view(session), image_names(session), events, target)
+        text, png = await draw_off_loop(preview_picture, host.public_view(session), image_names(session),
+                                        events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{PREVIEW_FILE}")
-        embed.set_footer(text=f"Game #{session.id} · move {session.version} · only the builder can confirm")
+        embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
         view = discord.ui.View(timeout=None)
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "go"))
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "no"))
-        await interaction.response.send_message(
-            content=f"{mention(player)}: confirm to build, or cancel.", embed=embed,
-            file=discord.File(io.BytesIO(png), filename=PREVIEW_FILE), view=view,
-            allowed_mentions=discord.AllowedMentions.none())
+        return Done(private={"content": "Confirm to build, or cancel.", "embed": embed,
+                             "file": discord.File(io.BytesIO(png), filename=PREVIEW_FILE), "view": view,
+                             "allowed_mentions": discord.AllowedMentions.none()})
 
-    await guarded(interaction, work)
+    await play(interaction, work)
+
+
+def preview_picture(view: dict, names: dict, events: list[dict], target: str) -> tuple[str, bytes]:
+    """The preview's text and picture, in the drawing pool (`draw_off_loop` passes the pair through)."""
+    return FRONTEND.build_preview(view, names, events, target)
 
 
 class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                          template=r"parlor:crayon-build:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<player>[0-9]+)"
                                   r":(?P<target>[A-X][0-9]{1,2}):(?P<choice>go|no)"):
-    """Confirm (`go`) or Cancel (`no`) a previewed `/build to:`; only the builder may press it."""
+    """Confirm (`go`) or Cancel (`no`) a previewed `/build to:` on the builder's private preview."""
 
     def __init__(self, session_id: int, version: int, player: str, target: str, choice: str) -> None:
         label, style = ("Confirm", discord.ButtonStyle.success) if choice == "go" else (
@@ -81,27 +90,22 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), int(match["version"]), match["player"], match["target"], match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             if str(interaction.user.id) != self.player:
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
-            host = host_of(interaction)
-            await pressed_session(interaction, self.session_id)
+            session = await pressed_session(interaction, self.session_id)
             if self.choice == "no":
-                await interaction.response.send_message("Build cancelled: nothing was built.", ephemeral=True)
-            elif (await host.session(self.session_id)).version != self.version:
-                await interaction.response.send_message(
-                    "The game has changed since this preview, so it was not built: use `/build` again.",
-                    ephemeral=True)
-            else:
-                outcome = await host.act(self.session_id, self.player, {"type": "build", "to": self.target},
-                                         expected_version=self.version)
-                await announce(interaction, outcome)
-            if interaction.message is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.message.delete()
+                return Done(update={"content": "Build cancelled: nothing was built.", **SPENT_PREVIEW})
+            host = host_of(interaction)
+            if session.version != self.version:
+                return Done(update={"content": "The game has changed since this preview, so it was not built: "
+                                               "use `/build` again.", **SPENT_PREVIEW})
+            outcome = await host.act(self.session_id, self.player, {"type": "build", "to": self.target},
+                                     expected_version=self.version)
+            return Done.of(outcome, update={"content": "Built: see the table.", **SPENT_PREVIEW})
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 async def show_cities(interaction: discord.Interaction, city: str | None) -> None:

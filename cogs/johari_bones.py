@@ -1,7 +1,7 @@
 """Johari Bones commands: /draw, /swap, /score and /hand, and the private buttons and menus.
 
 Placing a drawn bone uses the shared `/place` (cogs/verbs.py). Everything a player may see but
-others may not reaches him only here (ephemeral replies) or by DM (`send_private_views`), always
+others may not reaches him only here (ephemeral replies) or in his DM panel (`bot.panels`), always
 drawn from his own view: the public board never carries more than the public view.
 
 - Drawing (`/draw`, or the table's Draw button) posts the public board, which names no bone, and
@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import game_session, guarded, host_of, perform_game_command, pressed_session, send_private_views
+from bot.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
 from bot.buttons import BUTTON_ITEMS
 from bot.frontends.johari_bones import (
     HAND_TOKEN,
@@ -35,7 +35,7 @@ from bot.frontends.johari_bones import (
 from bot.host import Host, UserError
 from bot.presses import private_panel
 from bot.render.johari_bones import BOX_LABELS
-from bot.replies import game_label, outcome_message
+from bot.replies import game_label
 from bot.store import SessionRecord
 from cogs.verbs import MAX_CHOICES
 
@@ -53,8 +53,8 @@ async def private_reply(session: SessionRecord, view: dict, player: str, legal: 
     return panel
 
 
-async def show_hand(interaction: discord.Interaction, session: SessionRecord) -> None:
-    """Answer the user alone with his view of `session`, or tell him he is not playing."""
+async def hand_of(interaction: discord.Interaction, session: SessionRecord) -> Done:
+    """The user's own panel for `session`, for him alone, or a refusal when he is not playing."""
     player = str(interaction.user.id)
     if player not in session.player_ids:
         raise UserError(NOT_PLAYING)
@@ -62,17 +62,16 @@ async def show_hand(interaction: discord.Interaction, session: SessionRecord) ->
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
     host = host_of(interaction)
     panel = await private_reply(session, host.view_for(session, player), player, host.legal_by_player(session))
-    await interaction.response.send_message(**panel)
+    return Done(private=panel)
 
 
-async def draw(interaction: discord.Interaction, session: SessionRecord, version: int | None = None) -> None:
-    """Draw for the user: the public board names no bone; the drawer alone sees it and where it may go."""
+async def draw(interaction: discord.Interaction) -> Done:
+    """/draw: the table names no bone; the drawer alone sees it and where it may go."""
     player = str(interaction.user.id)
-    outcome = await host_of(interaction).act(session.id, player, {"type": "draw"}, expected_version=version)
-    await interaction.response.send_message(**outcome_message(outcome))
-    await interaction.followup.send(**await private_reply(outcome.session, outcome.views_after[player], player,
-                                                          outcome.legal))
-    await send_private_views(interaction.client, interaction.channel, outcome)
+    session = await game_session(interaction, SLUG, "draw")
+    outcome = await host_of(interaction).act(session.id, player, {"type": "draw"})
+    return Done.of(outcome, private=await private_reply(outcome.session, outcome.views_after[player], player,
+                                                         outcome.legal))
 
 
 def _squeezed(text: str) -> str:
@@ -107,10 +106,10 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), label=item.label or "Show my bones", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await show_hand(interaction, await pressed_session(interaction, self.session_id))
+        async def work() -> Done:
+            return await hand_of(interaction, await pressed_session(interaction, self.session_id))
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
@@ -128,13 +127,14 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
         return cls(match["player"], list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             values = (interaction.data or {}).get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise UserError("Choose one of the games in the menu.")
-            await show_hand(interaction, await host_of(interaction).session(int(values[0])))
+            hand = await hand_of(interaction, await host_of(interaction).session(int(values[0])))
+            return Done(update=hand.private)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
 
 def picker_option(client: discord.Client, host: Host, session: SessionRecord, player: str) -> discord.SelectOption:
@@ -145,25 +145,22 @@ def picker_option(client: discord.Client, host: Host, session: SessionRecord, pl
                                 description=f"{where}{turn}"[:100])
 
 
-async def hand_anywhere(interaction: discord.Interaction) -> None:
+async def hand_anywhere(interaction: discord.Interaction) -> Done:
     """/hand: in a channel its Johari game; in a DM the user's game, or a menu when he plays several."""
     host = host_of(interaction)
     if interaction.guild_id is not None:
-        await show_hand(interaction, await game_session(interaction, SLUG, "hand"))
-        return
+        return await hand_of(interaction, await game_session(interaction, SLUG, "hand"))
     player = str(interaction.user.id)
     sessions = [session for session in await host.store.sessions_with_player(player, ("active",))
                 if session.slug == SLUG]
     if not sessions:
         raise UserError("You are not playing a Johari Bones game right now; `/game start` opens one in a channel.")
     if len(sessions) == 1:
-        await show_hand(interaction, sessions[0])
-        return
+        return await hand_of(interaction, sessions[0])
     options = [picker_option(interaction.client, host, session, player) for session in sessions[:MAX_CHOICES]]
     menu = discord.ui.View(timeout=None)
     menu.add_item(GamePicker(player, options))
-    await interaction.response.send_message("You play several Johari Bones games: which one?", view=menu,
-                                            ephemeral=True)
+    return Done(private={"content": "You play several Johari Bones games: which one?", "view": menu})
 
 
 async def score_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -191,10 +188,7 @@ class JohariBones(commands.Cog):
     @app_commands.command(name="draw", description="Johari Bones: draw the top bone of the pile (only you see it)")
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await draw(interaction, await game_session(interaction, SLUG, "draw"))
-
-        await guarded(interaction, work)
+        await play(interaction, lambda: draw(interaction))
 
     @app_commands.command(name="swap", description="Johari Bones: swap a bone with another player")
     @app_commands.describe(kind="up: face up for face up; in-out: your face in for their face out",
@@ -218,7 +212,7 @@ class JohariBones(commands.Cog):
 
     @app_commands.command(name="hand", description="Johari Bones: a picture of every bone you may see (only you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: hand_anywhere(interaction))
+        await play(interaction, lambda: hand_anywhere(interaction))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,11 +7,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import game_record, records
-from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
+from bot.actions import Done, guarded, host_of, lobby_step, play, seat_of
 from bot.ai_seats import AI_NAME
-from bot.dice_table import dice_line
-from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
-from games import GAMES, get_game
+from bot.drawing import draw_off_loop
+from bot.frontends import frontend_for
+from bot.host import MoveOutcome, UserError
+from bot.replies import (
+    board_message,
+    game_label,
+    image_names,
+    lobby_message,
+    log_text,
+    rules_embed,
+    waiting_line,
+)
+from games import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
 
@@ -39,12 +49,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                     opponent: discord.User | None = None) -> None:
-        async def work() -> None:
+        async def work() -> Done | MoveOutcome:
             against_ai = opponent is not None and opponent.id == getattr(interaction.client.user, "id", None)
             if opponent is not None and opponent.bot and not against_ai:
-                await interaction.response.send_message(
-                    "Bots can't play; invite a person, or me (@Parlor) to play against the AI.", ephemeral=True)
-                return
+                raise UserError("Bots can't play; invite a person, or me (@Parlor) to play against the AI.")
             invited = [str(opponent.id)] if opponent is not None and not against_ai else []
             host = host_of(interaction)
             session = await host.open_lobby(guild_id=str(interaction.guild_id),
@@ -53,95 +61,95 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             if against_ai:
                 session, began = await host.seat_ai(str(interaction.channel_id), str(interaction.user.id))
                 if began is not None:
-                    await announce_start(interaction, began)
-                    return
-                await interaction.response.send_message(
-                    **lobby_message(session, note=f"{AI_NAME} has a seat. `/game fill` seats the AI in every "
-                                                  "free seat and begins, or wait for people to join."))
-                return
-            await interaction.response.send_message(**lobby_message(session))
+                    return began
+                return Done(session_id=session.id, private={
+                    "content": f"{AI_NAME} has a seat. `/game fill` seats the AI in every free seat and begins; "
+                               "or wait for people to join and `/game begin`."})
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="fill", description="Seat Parlor's AI in every free seat and begin")
     @app_commands.guild_only()
     async def fill(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> MoveOutcome | None:
             _, began = await host_of(interaction).seat_ai(str(interaction.channel_id), str(interaction.user.id),
                                                           fill=True)
-            assert began is not None
-            await announce_start(interaction, began)
+            return began
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="substitute",
                           description="Instead of a claim: Parlor's AI takes the idle player's seat and plays on")
     @app_commands.guild_only()
     async def substitute(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session, idle = await host.substitute(str(interaction.channel_id), str(interaction.user.id))
-            who = ", ".join(mention(p) for p in idle)
-            headline = (f"{interaction.user.mention} asked {AI_NAME} to stand in: it plays for {who} until "
-                        "they take the seat back with `/game return`.")
-            await interaction.response.send_message(
-                **board_message(session, host.public_view(session), headline=headline,
-                                legal=host.legal_by_player(session)))
+        async def work() -> Done:
+            session, idle = await host_of(interaction).substitute(str(interaction.channel_id),
+                                                                  str(interaction.user.id))
+            who = ", ".join(session.name_of(p) for p in idle)
+            return Done(session_id=session.id, private={
+                "content": f"{AI_NAME} now plays for {who}, until they take the seat back with `/game return`."})
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="return", description="Take your seat back from Parlor's AI")
     @app_commands.guild_only()
     async def return_(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session = await host.return_to_seat(str(interaction.channel_id), str(interaction.user.id))
-            headline = f"{interaction.user.mention} is back and plays their own seat again."
-            await interaction.response.send_message(
-                **board_message(session, host.public_view(session), headline=headline,
-                                legal=host.legal_by_player(session)))
+        async def work() -> Done:
+            session = await host_of(interaction).return_to_seat(str(interaction.channel_id), str(interaction.user.id))
+            return Done(session_id=session.id, private={"content": "You play your own seat again."})
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: join(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "join"))
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: leave(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "leave"))
 
     @app_commands.command(name="begin", description="Begin the game once enough players have joined")
     @app_commands.guild_only()
     async def begin(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: begin(interaction, str(interaction.channel_id)))
+        await play(interaction, lambda: lobby_step(interaction, "begin"))
 
-    @app_commands.command(name="rematch", description="Start the next game of the match with the same players")
+    @app_commands.command(name="rematch", description="A new game with the last game's players in the same seats")
     @app_commands.guild_only()
     async def rematch(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            outcome = await host_of(interaction).rematch(str(interaction.channel_id), str(interaction.user.id))
-            await announce_start(interaction, outcome)
+        await play(interaction, lambda: host_of(interaction).rematch(str(interaction.channel_id),
+                                                                     str(interaction.user.id)))
 
-        await guarded(interaction, work)
+    @app_commands.command(name="table", description="Bring this channel's game table back to the bottom")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        async def work() -> Done:
+            session = await host_of(interaction).last_session_in(str(interaction.channel_id))
+            return Done(session_id=session.id, to_bottom=True)
 
-    @app_commands.command(name="status", description="Show the board and whose turn it is")
+        await play(interaction, work)
+
+    @app_commands.command(name="status", description="The board and whose turn it is (only you see it)")
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
-            if session.status == "lobby":
-                await interaction.response.send_message(**lobby_message(session))
-                return
+            if session.state is None:
+                private = lobby_message(session)
+                private.pop("view")
+                return Done(private=private)
             view = host.public_view(session)
-            await interaction.response.send_message(
-                **board_message(session, view, headline=waiting_line(session, view, host.clock()),
-                                legal=host.legal_by_player(session)))
+            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                      session.turn_events)
+            private = board_message(session, view, headline=waiting_line(session, view, host.clock()), png=png,
+                                    with_buttons=False)
+            # The table catches up here too if a crash left it behind (nothing happens when it is current).
+            return Done(session_id=session.id, private=private)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="rules", description="Our short summary of a game's rules")
     @app_commands.describe(game="Which game (default: this channel's)")
@@ -169,33 +177,21 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     @app_commands.guild_only()
     async def abandon(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session = await host.abandon(str(interaction.channel_id), str(interaction.user.id),
-                                         can_manage=_can_manage(interaction))
-            title = get_game(session.slug).title
-            reveal = dice_line(session)
-            await interaction.response.send_message(
-                f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one."
-                + (f"\n{reveal}" if reveal else ""))
+        async def work() -> Done:
+            session = await host_of(interaction).abandon(str(interaction.channel_id), str(interaction.user.id),
+                                                         can_manage=_can_manage(interaction))
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="claim", description="Win a game whose turn clock has run out")
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            session = await host.claim(str(interaction.channel_id), str(interaction.user.id))
-            idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
-            periods = await host.periods_for(session.guild_id)
-            headline = (f"{interaction.user.mention} claimed the game: {idle} let the "
-                        f"{periods.turn_clock_hours:g} h turn clock run out.")
-            await interaction.response.send_message(
-                **board_message(session, host.public_view(session), headline=headline,
-                                legal=host.legal_by_player(session)))
+        async def work() -> Done:
+            session = await host_of(interaction).claim(str(interaction.channel_id), str(interaction.user.id))
+            return Done(session_id=session.id)
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     @app_commands.command(name="list", description="Your games and whose turn it is (in a DM: everywhere)")
     async def list_games(self, interaction: discord.Interaction) -> None:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import records
-from bot.actions import guarded, host_of
+from bot.actions import Done, guarded, host_of, play
 from bot.ai_seats import AI_NAME
 from bot.host import UserError
 
@@ -19,6 +19,10 @@ def _require_manage_guild(interaction: discord.Interaction) -> None:
         raise UserError("Only members with Manage Server can change this server's settings.")
 
 
+DMS_CLOSED = ("I can't send you direct messages, so turn notices stay off. Allow direct messages from this "
+              "server's members (Privacy Settings), then `/notify on` again.")
+
+
 class Turns(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -28,14 +32,20 @@ class Turns(commands.Cog):
     @app_commands.choices(state=[app_commands.Choice(name="on", value="on"),
                                  app_commands.Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
-        async def work() -> None:
+        async def work() -> Done:
             on = state.value == "on"
+            if on:
+                try:
+                    await interaction.user.send("Turn notices are on: I'll message you here with a link when it "
+                                                "becomes your turn in a game. `/notify off` stops them.")
+                except discord.Forbidden:
+                    return Done(private={"content": DMS_CLOSED})
             await host_of(interaction).set_turn_dms(str(interaction.user.id), on)
             text = ("I'll send you a direct message with a link to the game when it becomes your turn. "
                     "`/notify off` stops them." if on else "No more turn messages. `/notify on` brings them back.")
-            await interaction.response.send_message(text, ephemeral=True)
+            return Done(private={"content": text})
 
-        await guarded(interaction, work)
+        await play(interaction, work)
 
     settings = app_commands.Group(name="settings", description="This server's reminder and turn clock periods",
                                   guild_only=True, default_permissions=discord.Permissions(manage_guild=True))

@@ -13,24 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import guarded, host_of, perform_in_channel
+from bot.actions import host_of, perform_in_channel
 from bot.frontends import frontend_for
 from bot.host import UserError
 
 MAX_CHOICES = 25
 
 
-async def verb_action(interaction: discord.Interaction, verb: str, options: dict[str, Any]) -> dict:
-    session = await host_of(interaction).open_session(str(interaction.channel_id))
-    return frontend_for(session.slug).verb_action(verb, {k: v for k, v in options.items() if v is not None})
-
-
 async def act_on_verb(interaction: discord.Interaction, verb: str, **options: Any) -> None:
-    async def work() -> None:
-        action = await verb_action(interaction, verb, options)
-        await perform_in_channel(interaction, action)
-
-    await guarded(interaction, work)
+    """The channel's game turns the verb and its options into its action (or explains why not)."""
+    given = {key: value for key, value in options.items() if value is not None}
+    await perform_in_channel(interaction, lambda session: frontend_for(session.slug).verb_action(verb, given))
 
 
 async def autocomplete_verb(interaction: discord.Interaction, verb: str, option: str,

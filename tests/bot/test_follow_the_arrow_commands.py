@@ -105,17 +105,18 @@ async def test_rematch_starts_the_next_game_of_the_match_with_the_same_seats(hos
         await host.rematch(CHANNEL, ALICE.id)
 
 
-async def test_rematch_refuses_strangers_unfinished_games_and_games_without_a_match(host):
+async def test_rematch_refuses_strangers_and_abandoned_games_and_reseats_other_games(host):
     with pytest.raises(UserError, match="No game has been played"):
         await host.rematch(CHANNEL, ALICE.id)
     session = await seated(host, slug="john-henry")
     await host.abandon(CHANNEL, ALICE.id, can_manage=False)
-    with pytest.raises(UserError, match="not played to its end"):
+    with pytest.raises(UserError, match="was abandoned"):
         await host.rematch(CHANNEL, ALICE.id)
 
     session = await seated(host, slug="john-henry")
     await finish(host, session, session.state)
     with pytest.raises(UserError, match="Only the players of the last John Henry game"):
         await host.rematch(CHANNEL, CAROL.id)
-    with pytest.raises(UserError, match="John Henry has no rematch"):
-        await host.rematch(CHANNEL, BOB.id)
+    again = await host.rematch(CHANNEL, BOB.id)
+    assert again.began and again.session.slug == "john-henry" and again.session.id != session.id
+    assert again.session.players == session.players, "a rematch keeps the seats"

@@ -43,6 +43,17 @@ def count_commits(store: Store, crash_at: int | None = None) -> list[int]:
             raise Crash
 
     store._db.transaction = transaction
+    batch = getattr(store._db, "write_batch", None)
+    if batch is not None:
+        # A move's transaction may run as one batch (bot.db_connection.write_batch): a commit all the same.
+        async def write_batch(*args, **kwargs):
+            results = await batch(*args, **kwargs)
+            commits[0] += 1
+            if commits[0] == crash_at:
+                raise Crash
+            return results
+
+        store._db.write_batch = write_batch
     return commits
 
 

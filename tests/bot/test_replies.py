@@ -7,7 +7,7 @@ import importlib
 import pytest
 from discord.ext import commands
 
-from bot.buttons import ActionButton, LobbyButton
+from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import board_message, lobby_message, log_text, rules_embed
@@ -16,21 +16,24 @@ from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 CHANNEL = "900"
+PNG = b"\x89PNG\r\n\x1a\n-a-picture"
 
 
 async def test_a_board_mentions_whose_turn_it_is_and_offers_versioned_buttons(host: Host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     session, began = await host.join(CHANNEL, BOB)
-    message = board_message(began.session, began.public_view, began.events)
+    message = board_message(began.session, began.public_view, began.session.turn_events, png=PNG,
+                            ping=[ALICE.id, BOB.id])
     assert message["content"] == f"<@{ALICE.id}>, <@{BOB.id}>: your turn."
     assert {u.id for u in message["allowed_mentions"].users} == {int(ALICE.id), int(BOB.id)}
+    assert message["embed"].description.startswith(f"The game begins: <@{ALICE.id}>, <@{BOB.id}>.")
     assert message["embed"].image.url == "attachment://board.png"
     assert message["file"].fp.read(8) == b"\x89PNG\r\n\x1a\n"
     [roll] = message["view"].children
     assert isinstance(roll, ActionButton) and roll.custom_id == f"parlor:act:{session.id}:{began.session.version}:roll"
 
 
-async def test_a_finished_board_names_the_winner_and_has_no_buttons(host: Host):
+async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch_and_new_game(host: Host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     _, began = await host.join(CHANNEL, BOB)
     session = began.session
@@ -38,12 +41,14 @@ async def test_a_finished_board_names_the_winner_and_has_no_buttons(host: Host):
         player = host.to_act(session)[0]
         outcome = await host.act(session.id, player, host.legal_actions(session, player)[0])
         session = outcome.session
-    message = board_message(session, outcome.public_view, outcome.events)
+    message = board_message(session, outcome.public_view, session.turn_events, png=PNG)
     assert f"Winner: <@{session.result['winners'][0]}>" in message["content"]
-    assert message["view"].children == []
+    assert message["allowed_mentions"].users == []
+    assert [item.item.label for item in message["view"].children] == ["Rematch", "New game"]
+    assert all(isinstance(item, TableButton) for item in message["view"].children)
 
 
-async def test_the_player_who_may_call_jump_is_pinged(host: Host):
+async def test_the_player_who_may_call_jump_is_named_but_not_pinged(host: Host):
     game = get_game("follow-the-arrow")
     state = game.new_game([ALICE.id, BOB.id], ScriptedRandomness(rolls=[1]))
     # Play legal moves until a jump becomes callable.
@@ -60,17 +65,18 @@ async def test_the_player_who_may_call_jump_is_pinged(host: Host):
     assert view["jump_callable"], "the scripted line reaches a callable jump"
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="follow-the-arrow", creator=ALICE)
     _, began = await host.join(CHANNEL, BOB)
-    message = board_message(began.session, view)
+    message = board_message(began.session, view, png=PNG)
     caller = view["last_mover"]
     assert f"<@{caller}>: your opponent can jump" in message["content"]
-    assert int(caller) in {u.id for u in message["allowed_mentions"].users}
+    assert message["allowed_mentions"].users == [], "only a change of turn pings"
 
 
 async def test_the_lobby_card_mentions_the_invited_and_offers_join_leave_begin(host: Host):
     session = await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE,
                                     invited=[CAROL.id])
-    message = lobby_message(session)
+    message = lobby_message(session, ping=[CAROL.id])
     assert message["content"] == f"<@{CAROL.id}>"
+    assert [u.id for u in message["allowed_mentions"].users] == [int(CAROL.id)]
     labels = [item.item.label for item in message["view"].children if isinstance(item, LobbyButton)]
     assert labels == ["Join", "Leave", "Begin"]
 

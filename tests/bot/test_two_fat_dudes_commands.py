@@ -10,7 +10,7 @@ import pytest
 from bot.buttons import ActionButton
 from bot.components import FormButton
 from bot.frontends.two_fat_dudes import FRONTEND, counter_from_text
-from bot.replies import board_message
+from bot.replies import board_components
 from bot.store import Seat, SessionRecord
 from cogs.two_fat_dudes import SLUG
 from games.core import IllegalMove, SeededRandomness
@@ -73,7 +73,7 @@ def test_the_counter_form_takes_digits_only():
 def test_the_board_draws_plain_buttons_and_a_form_button_for_the_counter():
     state = encounter(Offer(payer=0, points=5, proposed_by=0))
     legal = {player: GAME.legal_actions(state, player) for player in state.players}
-    view: discord.ui.View = board_message(session_of(state), GAME.view(state, None), legal=legal)["view"]
+    view: discord.ui.View = board_components(session_of(state), GAME.view(state, None), legal)
     items = {item.item.label: item for item in view.children}  # type: ignore[attr-defined]
     assert list(items) == ["Accept", "Decline", "Counter…"]
     assert isinstance(items["Counter…"], FormButton) and items["Counter…"].version == 31

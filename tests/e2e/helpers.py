@@ -33,3 +33,33 @@ def player_to_act(message: FakeMessage, players: list[FakeUser]) -> FakeUser:
         if player.id in ids:
             return player
     raise AssertionError(f"nobody's turn in {message.content!r}")
+
+
+def game_number(message: FakeMessage) -> int | None:
+    """The game a table shows, from its footer ("Game #12 · move 3"); None for any other message."""
+    for embed in message.embeds:
+        footer = embed.get("footer", {}).get("text", "")
+        if match := re.match(r"Game #(\d+)", footer):
+            return int(match.group(1))
+    return None
+
+
+def tables(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
+    """The public messages showing a game (its board or its lobby card), oldest first."""
+    return [m for m in fake.messages(channel) if m.author_id == fake.bot_user.id and game_number(m) is not None]
+
+
+def table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The channel's newest table, checking that no game shows more than one."""
+    found = tables(fake, channel)
+    assert found, "no table has been posted in this channel"
+    games = [game_number(m) for m in found]
+    assert len(games) == len(set(games)), f"a game shows more than one table: {games}"
+    return found[-1]
+
+
+def pings(fake: FakeDiscord, channels: list[FakeChannel]) -> list[tuple[int, list[int]]]:
+    """(message id, users notified) for every message in `channels` that notified anyone."""
+    found = [m for channel in channels for m in fake.world.channel_messages(channel.id)]
+    found += [m for m in fake.world.messages.values() if m.deleted and m.channel_id in {c.id for c in channels}]
+    return sorted((m.id, m.pinged) for m in found if m.pinged)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.client import ParlorBot
+from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import BUTTON, STRING_SELECT, TEXT_INPUT, walk
 from tests.fakediscord.interactions import InteractionResult
@@ -64,13 +65,13 @@ class RandomPlay:
     async def open(self, slug: str) -> None:
         """The lobby: the first user starts the game, the others join, and it begins."""
         first, *others = self.users
-        opened = await self.fake.slash(first, "game start", channel=self.channel, game=slug)
-        lobby = opened.response
+        await self.fake.slash(first, "game start", channel=self.channel, game=slug)
         for user in others:
-            result = await self.fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
-            lobby = result.response if not result.ephemeral else lobby
+            lobby = table_in(self.fake, self.channel)
+            await self.fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
         session = await self.session()
         if session.status == "lobby":
+            lobby = table_in(self.fake, self.channel)
             begin = await self.fake.click(first, lobby, lobby.button(label="Begin")["custom_id"])
             assert not begin.ephemeral, begin.response.content
         assert (await self.session()).status == "active"

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import ParlorBot
 from tests.bot.conftest import FakeClock
+from tests.e2e.helpers import table
 from tests.e2e.random_play import RandomPlay
 from tests.fakediscord import FakeDiscord
 
@@ -56,10 +57,9 @@ async def against_the_ai(fake: FakeDiscord, bot: ParlorBot, slug: str, seed: int
     channel = fake.create_channel(f"{slug}-vs-ai")
     alice = fake.create_user("alice")
     started = await fake.slash(alice, "game start", channel=channel, game=slug, opponent=fake.bot_user)
-    assert not started.ephemeral, started.response.content
+    assert (await bot.host.last_session_in(str(channel.id))) is not None, said(started.response)
     if fill:
-        filled = await fake.slash(alice, "game fill", channel=channel)
-        assert not filled.ephemeral, filled.response.content
+        await fake.slash(alice, "game fill", channel=channel)
     game = RandomPlay(fake, bot, channel, [alice], random.Random(seed))
     assert (await game.session()).status == "active"
     await play_with_the_ai(fake, bot, game, limit)
@@ -107,10 +107,11 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
     await fake_discord.slash(alice, "roll", channel=channel)  # bob never rolls for first player
 
     early = await fake_discord.slash(alice, "game substitute", channel=channel)
-    assert early.ephemeral and "not run out yet" in early.response.content
+    assert "not run out yet" in said(early.response)
     clock.advance(49 * HOUR)
     stood_in = await fake_discord.slash(alice, "game substitute", channel=channel)
-    assert not stood_in.ephemeral and "stand in" in said(stood_in.response)
+    assert "now plays for bob" in said(stood_in.response), said(stood_in.response)
+    assert "plays for bob until" in said(table(fake_discord, channel)), "the table says who the AI plays for"
     await parlor.ai.idle()
     session = await parlor.host.last_session_in(str(channel.id))
     assert session.ai_played == [str(bob.id)]
@@ -121,20 +122,20 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
         session = await parlor.host.last_session_in(str(channel.id))
         if session.status != "active" or str(alice.id) not in parlor.host.to_act(session):
             break
-        rolled = await fake_discord.slash(alice, "roll", channel=channel)
-        assert not rolled.ephemeral, rolled.response.content
+        await fake_discord.slash(alice, "roll", channel=channel)
         await parlor.ai.idle()
         if len(await parlor.host.moves(session)) > 6:
             break
     refused = await fake_discord.slash(bob, "roll", channel=channel)
-    assert refused.ephemeral and "/game return" in refused.response.content
+    assert "/game return" in said(refused.response)
 
     back = await fake_discord.slash(bob, "game return", channel=channel)
-    assert not back.ephemeral and "is back" in said(back.response)
+    assert "own seat again" in said(back.response)
+    assert "plays for bob" not in said(table(fake_discord, channel))
     session = await parlor.host.last_session_in(str(channel.id))
     assert session.ai_played == [] and session.players[1].stand_ins
     again = await fake_discord.slash(bob, "game return", channel=channel)
-    assert again.ephemeral and "not playing for you" in again.response.content
+    assert "not playing for you" in said(again.response)
 
     for _ in range(400):  # the two people play it out
         session = await parlor.host.last_session_in(str(channel.id))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from bot.client import ParlorBot
 from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board, edge
@@ -16,6 +18,7 @@ from games.crayon_rails.routing import cheapest_build_path, network, train_route
 from games.crayon_rails.state import State
 from tests.conftest import start_bot
 from tests.e2e.helpers import latest_board, mentioned
+from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -85,8 +88,9 @@ class Table:
         """A command that must be accepted: its public reply is a board with the map picture."""
         result = await self.fake.slash(user, command, channel=self.channel, **options)
         assert not result.ephemeral, f"/{command} {options} was refused: {result.response.content}"
-        assert result.response.attachment("board.png").data.startswith(b"\x89PNG")
-        return result.response
+        board_message = table_in(self.fake, self.channel)
+        assert board_message.attachment("board.png").data.startswith(b"\x89PNG")
+        return board_message
 
     async def refused(self, user: FakeUser, command: str, **options) -> str:
         result = await self.fake.slash(user, command, channel=self.channel, **options)
@@ -104,24 +108,27 @@ class Table:
         target = board().cities[city].at
         while target not in network((await self.state()).player(str(user.id))):
             shown = await self.preview(user, city)
-            if shown.ephemeral:
-                assert "can be built now" in shown.response.content, shown.response.content
-                return False
             preview = shown.response
+            assert shown.ephemeral and preview.visible_to == user.id, "a preview is for its builder alone"
+            if not preview.attachments:
+                assert "can be built now" in preview.content, preview.content
+                return False
             assert preview.attachment("build-preview.png").data.startswith(b"\x89PNG")
             confirmed = await self.fake.click(user, preview, preview.button(label="Confirm")["custom_id"])
-            assert not confirmed.ephemeral, confirmed.response.content
-            assert "builds" in confirmed.response.embed["description"]
-            await self.fake.wait_for(lambda shown=preview: shown.deleted, what="the confirmed preview to go")
+            assert confirmed.response is preview and preview.content.startswith("Built"), preview.content
+            assert not preview.buttons() and not preview.attachments, "the spent preview keeps no buttons"
+            assert "builds" in table_in(self.fake, self.channel).embed["description"]
         return True
 
 
 async def open_game(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> FakeMessage:
-    opened = await fake.slash(alice, "game start", channel=channel, game=SLUG, opponent=bob)
-    joined = await fake.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
-    board_message = joined.response
+    await fake.slash(alice, "game start", channel=channel, game=SLUG, opponent=bob)
+    lobby = table_in(fake, channel)
+    await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    board_message = table_in(fake, channel)
     assert board_message.attachment("board.png").data.startswith(b"\x89PNG")
     assert mentioned(board_message) == [alice.id], "Alice keeps her cards first"
+    assert board_message.pinged == [alice.id]
     return board_message
 
 
@@ -151,15 +158,15 @@ async def test_setup_initial_building_and_a_first_delivery(fake_discord: FakeDis
 
     # A preview another player cannot press, and one its builder cancels.
     shown = await table.preview(alice, targets[0])
-    assert not shown.ephemeral and "build-preview.png" in [a.filename for a in shown.response.attachments]
+    assert shown.ephemeral and "build-preview.png" in [a.filename for a in shown.response.attachments]
     confirm = shown.response.button(label="Confirm")["custom_id"]
     assert confirm.startswith("parlor:crayon-build:") and f":{me}:" in confirm
-    other = await fake_discord.click(bob, shown.response, confirm)
-    assert other.ephemeral and "Only" in other.response.content
+    with pytest.raises(ValueError, match="cannot see"):
+        await fake_discord.click(bob, shown.response, confirm)
     version = (await parlor.host.last_session_in(str(channel.id))).version
     cancelled = await fake_discord.click(alice, shown.response, shown.response.button(label="Cancel")["custom_id"])
-    assert cancelled.ephemeral and "nothing was built" in cancelled.response.content
-    await fake_discord.wait_for(lambda: shown.response.deleted, what="the cancelled preview to go")
+    assert cancelled.response is shown.response and "nothing was built" in shown.response.content
+    assert not shown.response.buttons(), "the cancelled preview keeps no buttons"
     assert (await parlor.host.last_session_in(str(channel.id))).version == version
     suggested = await table.choices(alice, "build", "to", to=targets[0][:3])
     assert targets[0] in [c["value"] for c in suggested]
@@ -243,13 +250,13 @@ async def test_a_build_preview_confirmed_after_a_restart(fake_discord: FakeDisco
         await fake_discord.wait_for(lambda: fake_discord.gateway.identify_count > identified
                                     and fake_discord.gateway.connected, timeout=10, what="the restarted bot")
         confirmed = await fake_discord.click(alice, preview, preview.button(label="Confirm")["custom_id"])
-        assert not confirmed.ephemeral, confirmed.response.content
-        assert "builds" in confirmed.response.embed["description"]
+        assert confirmed.response is preview and preview.content.startswith("Built"), preview.content
+        assert "builds" in table_in(fake_discord, channel).embed["description"]
         table.bot = second
         assert (await table.state()).player(str(alice.id)).track, "the previewed track was built"
         late = await fake_discord.click(alice, stale, stale.button(label="Confirm")["custom_id"])
-        assert late.ephemeral and "changed since this preview" in late.response.content
-        await fake_discord.wait_for(lambda: stale.deleted, what="the spent preview to go")
+        assert late.response is stale and "changed since this preview" in stale.content
+        assert not stale.buttons(), "the spent preview keeps no buttons"
     finally:
         await second.close()
     fake_discord.assert_no_unknown_routes()

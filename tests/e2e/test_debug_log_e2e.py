@@ -6,7 +6,7 @@ import io
 import logging
 
 from bot.logs import PAYLOAD_LOGGERS, configure_logging
-from tests.e2e.helpers import latest_board
+from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_johari_bones_e2e import BONE
 
 
@@ -18,7 +18,8 @@ async def test_a_johari_game_at_debug_logs_no_bone(fake_discord, parlor):
     try:
         alice, bob, carol = (fake.create_user(name) for name in ("alice", "bob", "carol"))
         channel = fake.channel("games")
-        lobby = (await fake.slash(alice, "game start", channel=channel, game="johari-bones")).response
+        await fake.slash(alice, "game start", channel=channel, game="johari-bones")
+        lobby = table(fake, channel)
         for user in (bob, carol):
             await fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
         await fake.slash(alice, "game begin", channel=channel)

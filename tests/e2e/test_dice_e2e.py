@@ -18,7 +18,7 @@ from bot.client import ParlorBot
 from bot.logs import PAYLOAD_LOGGERS, configure_logging
 from games.dice import commitment, seed_bytes, step_key
 from games.verify import parse_record, verify
-from tests.e2e.helpers import latest_board
+from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game, take_turn
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
@@ -67,11 +67,11 @@ class DebugLog:
 
 
 async def reply(result: InteractionResult) -> FakeMessage:
-    """The answer to a command, whether sent at once or after "thinking"."""
-    if result.deferred:
+    """The answer to a command, whether sent at once or after "thinking" (a refusal then replaces it)."""
+    if result.deferred and not result.messages:
         return await result.wait_for_followup()
-    assert result.response is not None
-    return result.response
+    assert result.messages, "the command was answered"
+    return result.messages[-1]
 
 
 def bodies(fake: FakeDiscord, start: int = 0, end: int | None = None) -> list[bytes]:
@@ -165,7 +165,7 @@ async def test_johari_never_shows_its_seed_or_deal_and_an_abandoned_game_reveals
         assert_never_sent(secrets_of(seed, moves, deal), bodies(fake), log.getvalue(), "while Johari Bones ran")
 
     abandoned = await fake.slash(users[2], "game abandon", channel=channel)
-    assert seed in (await reply(abandoned)).text, "abandoning reveals the seed"
+    assert not abandoned.ephemeral and seed in table(fake, channel).text, "abandoning reveals the seed on the table"
     record = parse_record((await reply(await fake.slash(users[0], "game export", channel=channel)))
                           .attachments[0].data)
     verdict = verify(record)

@@ -21,6 +21,7 @@ from bot.render.johari_bones import BOX_LABELS
 from bot.replies import image_names
 from bot.store import SessionRecord
 from tests.e2e.helpers import latest_board, mentioned
+from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -58,6 +59,8 @@ class Table:
         self.edits: dict[int, int] = {}
         self.audited = 0
         self.told_dms_closed: set[int] = set()
+        self.told_in_public: set[str] = set()
+        """Every bone a public message has named at some time (the table is edited as the game goes on)."""
 
     @property
     def host(self):
@@ -76,27 +79,37 @@ class Table:
     def notices(self) -> list[FakeMessage]:
         return [m for m in self.fake.messages(self.channel) if NO_DMS in m.content]
 
+    def panels(self, user: FakeUser) -> list[FakeMessage]:
+        """The user's private panels: the DMs carrying his view's picture."""
+        return [m for m in self.fake.dms(user) if any(a.filename == "your-view.png" for a in m.attachments)]
+
+    def panel_state(self, user: FakeUser) -> tuple[int, int]:
+        """How many panels the user has, and how often they were edited."""
+        panels = self.panels(user)
+        return len(panels), sum(m.edits for m in panels)
+
     async def step(self, action: Callable[[], Awaitable[InteractionResult]]) -> InteractionResult:
-        """Do one thing, wait for the DMs (or the closed-DM notice) its view changes call for, then audit."""
+        """Do one thing, check its view changes sent or edited the panels (or told the channel), then audit."""
         before = await self.digests() if (await self.session()).state else {}
-        dms = {user.id: len(self.fake.dms(user)) for user in self.users}
+        dms = {user.id: self.panel_state(user) for user in self.users}
         notices = len(self.notices())
         result = await action()
         session = await self.session()
         after = await self.digests() if session.state else {}
         changed = [self.user(str(p)) for p, digest in after.items() if digest is not None and digest != before.get(p)]
         for user in changed:
-            if user.refuses_dms:
-                if user.id not in self.told_dms_closed:
-                    await self.fake.wait_for(lambda: len(self.notices()) > notices, what="the closed-DM notice")
-                    assert user.id in mentioned(self.notices()[-1])
-                    self.told_dms_closed.add(user.id)
-            else:
-                await self.fake.wait_for(lambda u=user: len(self.fake.dms(u)) > dms[u.id],
-                                         what=f"a DM to {user.name}")
+            if user.refuses_dms and user.id not in self.told_dms_closed:
+                await self.fake.wait_for(lambda: len(self.notices()) > notices, what="the closed-DM notice")
+                assert user.id in mentioned(self.notices()[-1])
+                self.told_dms_closed.add(user.id)
         for user in self.users:
-            expected = dms[user.id] + (user in changed and not user.refuses_dms)
-            assert len(self.fake.dms(user)) == expected, f"{user.name} got a DM exactly when his view changed"
+            count, edits = dms[user.id]
+            now_count, now_edits = self.panel_state(user)
+            if user in changed and not user.refuses_dms:
+                assert now_count == 1, f"{user.name} has one panel for the game"
+                assert (count, edits) == (0, 0) or now_edits == edits + 1, f"{user.name}'s panel was edited"
+            else:
+                assert (now_count, now_edits) == (count, edits), f"{user.name}'s panel changed with his view only"
         await self.audit()
         return result
 
@@ -123,6 +136,8 @@ class Table:
             allowed = seen_bones(view)
             named = set(BONE.findall(surface(message)))
             who = "everyone" if reader is None else reader.name
+            if reader is None:
+                self.told_in_public |= named
             if message.id not in self.named:
                 assert named <= allowed, f"{who} was shown {named - allowed} in {message.text!r}"
                 for attachment in message.attachments:
@@ -137,6 +152,10 @@ class Table:
             elif message.edits != self.edits[message.id]:
                 added = named - self.named[message.id]
                 assert added <= allowed, f"an edit showed {who} {added - allowed}"
+                for attachment in message.attachments:
+                    if attachment.filename == "your-view.png" and reader is not None and message.embeds == []:
+                        own = FRONTEND.draw_private(view, names, str(reader.id))
+                        assert attachment.data == own, f"{who}'s panel shows his view as it is now"
                 self.edits[message.id] = message.edits
 
     async def to_act(self) -> FakeUser:
@@ -149,15 +168,17 @@ async def open_table(fake: FakeDiscord, parlor: ParlorBot, *, carol_refuses_dms:
     channel = fake.channel("games")
     table = Table(fake, parlor, channel, [alice, bob, carol])
     fake.refuse_dms(carol, carol_refuses_dms)
-    lobby = (await fake.slash(alice, "game start", channel=channel, game="johari-bones")).response
+    await fake.slash(alice, "game start", channel=channel, game="johari-bones")
+    lobby = table_in(fake, channel)
     for user in (bob, carol):
         joined = await fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
-        assert not joined.ephemeral and "joined" in joined.response.embed["description"]
+        assert not joined.ephemeral and user.mention in table_in(fake, channel).embed["description"]
+    assert table_in(fake, channel) is lobby, "the lobby card is edited in place as players join"
     early = await fake.click(bob, lobby, lobby.button(label="Begin")["custom_id"])
     assert early.ephemeral and "Only alice, who opened this lobby" in early.response.content
     assert (await table.session()).status == "lobby"
     began = await table.step(lambda: fake.slash(alice, "game begin", channel=channel))
-    assert not began.ephemeral and set(mentioned(began.response)) >= {alice.id}
+    assert not began.ephemeral and set(table_in(fake, channel).pinged) == {alice.id}
     return table
 
 
@@ -168,10 +189,11 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     table = await open_table(fake, parlor)
     alice, bob, carol = table.users
     channel = table.channel
+    await fake.slash(bob, "notify", channel=channel, state="on")
 
     # The deal: Alice and Bob get their views by DM; Carol's DMs are closed, so the channel tells her where to look.
     for user in (alice, bob):
-        dm = fake.dms(user)[-1]
+        [dm] = table.panels(user)
         assert dm.attachment("your-view.png") and "Johari Bones" in dm.content
     notice = table.notices()[-1]
     assert carol.mention in notice.content and "/hand" in notice.content and "Show my bones" in notice.content
@@ -190,26 +212,28 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
 
     # Turn 1, Alice: the board's Draw, then a placement button on her private reply.
     drew = await table.step(lambda: fake.click(alice, board, board.button(label="Draw")["custom_id"]))
-    assert "drew a bone" in latest_board(fake, channel).embed["description"]
+    assert "drew a bone" in table_in(fake, channel).embed["description"]
     private = drew.response
-    assert private.visible_to == alice.id
+    assert drew.ephemeral and private.visible_to == alice.id and "You drew" in private.content
     labels = [button["label"] for button in private.buttons()]
     assert labels == ["My face in", "My face up", "bob's face out", "bob's face up", "carol's face out",
                       "carol's face up"]
     placed = await table.step(lambda: fake.click(alice, private, private.button(label="bob's face out")["custom_id"]))
     assert placed.response is private and not private.buttons()
     assert private.content == f"{alice.mention} placed the drawn bone on {bob.mention}'s face out."
-    assert private.content in latest_board(fake, channel).embed["description"]
-    assert not board.buttons(), "the pressed board's buttons are spent"
+    assert board.deleted and private.content in table_in(fake, channel).embed["description"], "Bob's turn"
+    board = table_in(fake, channel)
+    again = await table.step(lambda: fake.click(alice, board, board.button(label="Show my bones")["custom_id"]))
+    assert again.ephemeral and again.response.attachment("your-view.png")
 
     # Turn 1, Bob: /draw, then the shared /place. Carol: /swap up with Alice.
     assert await table.to_act() is bob
     drew = await table.step(lambda: fake.slash(bob, "draw", channel=channel))
-    offer = await drew.wait_for_followup()
+    offer = drew.response
     assert offer.visible_to == bob.id and "You drew" in offer.content
     await table.step(lambda: fake.slash(bob, "place", channel=channel, target=bob, position="in"))
     stale = await table.step(lambda: fake.click(bob, offer, offer.button(label="My face up")["custom_id"]))
-    assert stale.ephemeral and "earlier turn" in stale.response.content
+    assert stale.response is offer and "earlier turn" in offer.content and not offer.buttons()
     await table.step(lambda: fake.slash(carol, "swap", channel=channel, kind="up", options={"with": alice}))
 
     # Turn 2: Alice swaps in-out with Carol; Bob draws onto Carol's face up; Carol draws onto her own face up.
@@ -219,18 +243,19 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     offer = drew.response
     await table.step(lambda: fake.click(bob, offer, offer.button(label="carol's face up")["custom_id"]))
     drew = await table.step(lambda: fake.slash(carol, "draw", channel=channel))
-    offer = await drew.wait_for_followup()
+    offer = drew.response
     await table.step(lambda: fake.click(carol, offer, offer.button(label="My face up")["custom_id"]))
 
     # Turn 3: Alice draws into her face in; Bob swaps in-out with Alice; Carol swaps up with Bob.
     drew = await table.step(lambda: fake.slash(alice, "draw", channel=channel))
-    offer = await drew.wait_for_followup()
+    offer = drew.response
     await table.step(lambda: fake.click(alice, offer, offer.button(label="My face in")["custom_id"]))
     await table.step(lambda: fake.slash(bob, "swap", channel=channel, kind="in-out", options={"with": alice}))
     revealed = await table.step(lambda: fake.slash(carol, "swap", channel=channel, kind="up",
                                                    options={"with": bob}))
-    assert "every bone is revealed" in revealed.response.embed["description"]
-    board = revealed.response
+    assert not revealed.ephemeral
+    board = table_in(fake, channel)
+    assert "every bone is revealed" in board.embed["description"]
     assert [b["label"] for b in board.buttons()] == ["Choose a box", "Show my bones"]
 
     # Scoring: the autocomplete shows each open box with what the user's own hand scores there.
@@ -247,7 +272,7 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     again = await table.step(lambda: fake.slash(bob, "score", channel=channel, box="ones"))
     assert again.ephemeral and "waiting for carol" in again.response.content
     dealt = await table.step(lambda: fake.slash(carol, "score", channel=channel, box="Full House"))
-    assert "Hand 2 is dealt" in dealt.response.embed["description"]
+    assert not dealt.ephemeral and "Hand 2 is dealt" in table_in(fake, channel).embed["description"]
 
     session = await table.session()
     card = table.host.public_view(session)["scorecard"]
@@ -255,15 +280,18 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert card[str(bob.id)]["chance"] is not None and card[str(carol.id)]["full_house"] is not None
     assert [mentioned(notice) for notice in table.notices()] == [[carol.id]], "told once, not at every change"
     status = await table.step(lambda: fake.slash(dave, "game status", channel=channel))
-    assert status.response.attachment("board.png") and not status.ephemeral
+    assert status.response.attachment("board.png") and status.ephemeral and status.response.visible_to == dave.id
     # The log retells past hands, whose bones were public when the table named them: it names no other.
-    told = set(BONE.findall(" ".join(m.text for m in fake.messages(channel))))
     log = await fake.slash(dave, "game log", channel=channel)
-    assert log.ephemeral and set(BONE.findall(log.response.content)) <= told
+    assert log.ephemeral and set(BONE.findall(log.response.content)) <= table.told_in_public
     assert "alice drew a bone" in log.response.content and "swapped face-up bones" in log.response.content
     assert str(alice.id) not in log.response.content and "{" not in log.response.content
-    assert len(fake.dms(alice)) >= 6 and not fake.dms(carol)
-    assert table.audited > 40
+    assert [len(table.panels(user)) for user in (alice, bob)] == [1, 1] and not fake.dms(carol)
+    assert fake.dms(alice) == table.panels(alice) and table.panels(alice)[0].edits >= 6, "one panel, edited"
+    notices = [m for m in fake.dms(bob) if m not in table.panels(bob)]
+    assert notices and all(m.content.startswith(("Turn notices are on", "It's your turn")) for m in notices)
+    assert len(table_in(fake, channel).embeds) == 1
+    assert table.audited > 25
     assert (await table.host.replay(session.id)).model_dump_json() == session.state
 
     logged = " ".join(record.getMessage() for record in caplog.records)
@@ -291,12 +319,13 @@ async def test_hand_in_a_direct_message_finds_the_game_and_asks_which_when_there
     boards = len(fake.messages(table.channel))
     placed = await table.step(lambda: fake.click(alice, offer, offer.button(label="bob's face up")["custom_id"]))
     assert placed.response is offer and not offer.buttons() and not placed.followups
-    assert len(fake.messages(table.channel)) == boards + 1
-    assert "placed" in latest_board(fake, table.channel).embed["description"]
+    assert len(fake.messages(table.channel)) == boards, "the table moved down; nothing else was posted"
+    assert "placed" in table_in(fake, table.channel).embed["description"]
     assert not [m for m in fake.messages(dm) if m.attachments and m.attachments[0].filename == "board.png"]
 
     lounge = fake.channel("lounge")
-    lobby = (await fake.slash(bob, "game start", channel=lounge, game="johari-bones")).response
+    await fake.slash(bob, "game start", channel=lounge, game="johari-bones")
+    lobby = table_in(fake, lounge)
     await fake.click(alice, lobby, lobby.button(label="Join")["custom_id"])
     await fake.slash(bob, "game begin", channel=lounge)
     second = await parlor.host.last_session_in(str(lounge.id))
@@ -306,6 +335,7 @@ async def test_hand_in_a_direct_message_finds_the_game_and_asks_which_when_there
     assert {option["value"] for option in menu["options"]} == {str(session.id), str(second.id)}
     assert any("#lounge" in option.get("description", "") for option in menu["options"])
     picked = await fake.select(alice, asked.response, menu["custom_id"], [str(second.id)])
+    assert picked.response is asked.response, "the menu becomes the chosen game's bones"
     view = parlor.host.view_for(second, str(alice.id))
     assert picked.response.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(second),
                                                                                   str(alice.id))
@@ -329,10 +359,11 @@ async def test_johari_commands_in_another_game_point_to_its_commands(fake_discor
 async def test_four_players_begin_on_their_own_and_each_gets_his_view(fake_discord: FakeDiscord, parlor):
     users = [fake_discord.create_user(name) for name in ("alice", "bob", "carol", "dave")]
     channel = fake_discord.channel("games")
-    lobby = (await fake_discord.slash(users[0], "game start", channel=channel, game="johari-bones")).response
+    await fake_discord.slash(users[0], "game start", channel=channel, game="johari-bones")
+    lobby = table_in(fake_discord, channel)
     for user in users[1:]:
-        last = await fake_discord.click(user, lobby, lobby.button(label="Join")["custom_id"])
-    assert "The game begins" in last.response.embed["description"]
+        await fake_discord.click(user, lobby, lobby.button(label="Join")["custom_id"])
+    assert "The game begins" in table_in(fake_discord, channel).embed["description"]
     session = await parlor.host.last_session_in(str(channel.id))
     for user in users:
         dm = await fake_discord.wait_for_dm(user, lambda m: bool(m.attachments))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.client import ParlorBot
 from games import GAMES
-from tests.e2e.helpers import is_over, latest_board, mentioned, player_to_act
+from tests.e2e.helpers import is_over, latest_board, mentioned, pings, player_to_act, table, tables
 from tests.e2e.processes import bot_process, stop
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeUser
@@ -15,12 +15,14 @@ from tests.fakediscord.state import FakeChannel, FakeUser
 
 async def start_game(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> None:
     opened = await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    lobby = opened.response
-    assert not opened.ephemeral and bob.mention in lobby.content, "the invited opponent is mentioned"
+    lobby = table(fake, channel)
+    assert not opened.ephemeral and lobby.pinged == [bob.id], "the invited opponent is mentioned"
     joined = await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-    board = joined.response
+    assert not joined.ephemeral
+    board = table(fake, channel)
+    assert lobby.deleted, "the lobby card gave way to the board"
     assert board.attachment("board.png").data.startswith(b"\x89PNG")
-    assert set(mentioned(board)) == {alice.id, bob.id}, "both roll for the first turn"
+    assert set(board.pinged) == {alice.id, bob.id}, "both roll for the first turn"
 
 
 async def take_turn(fake: FakeDiscord, channel: FakeChannel, players: list[FakeUser], step: int) -> None:
@@ -34,6 +36,8 @@ async def take_turn(fake: FakeDiscord, channel: FakeChannel, players: list[FakeU
         label = "Keep the 6" if "Keep the 6" in labels and step % 2 else "Roll"
         result = await fake.click(player, board, board.button(label=label)["custom_id"])
     assert not result.ephemeral, f"a legal move was refused: {result.response.content}"
+    assert not result.messages, "a move answers on the table, not with a message of its own"
+    table(fake, channel)
 
 
 async def play_to_the_end(fake: FakeDiscord, channel: FakeChannel, players: list[FakeUser]) -> None:
@@ -54,10 +58,50 @@ async def test_two_users_play_a_whole_game(fake_discord: FakeDiscord, parlor: Pa
     session = await parlor.host.last_session_in(str(channel.id))
     winner = session.result["winners"][0]
     assert f"Winner: <@{winner}>" in final.content
-    assert final.buttons() == [], "no buttons once the game is over"
+
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"]
+    assert len(tables(fake_discord, channel)) == 1, "one table for the whole game"
 
     status = await fake_discord.slash(bob, "game status", channel=channel)
+    assert status.ephemeral and status.response.pinged == []
     assert "game is over" in status.response.content and f"<@{winner}>" in status.response.content
+    assert (await parlor.host.replay(session.id)).model_dump_json() == session.state
+
+
+async def test_pings_only_when_the_player_to_act_changes_and_rematch_keeps_the_seats(fake_discord, parlor):
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    seen = pings(fake_discord, [channel])
+    announced: list[set[int]] = [{alice.id, bob.id}]
+    for step in range(400):
+        board = table(fake_discord, channel)
+        if is_over(board):
+            break
+        await take_turn(fake_discord, channel, [alice, bob], step)
+        now = table(fake_discord, channel)
+        new = pings(fake_discord, [channel])[len(seen):]
+        seen = pings(fake_discord, [channel])
+        to_act = {p.id for p in (alice, bob) if p.id in mentioned(now)} if not is_over(now) else set()
+        newly = to_act - announced[-1]
+        if newly:
+            assert [set(p) for _, p in new] == [newly], "a new turn pings the new player(s) once"
+        else:
+            assert new == [], "no ping while the same player acts again, nor at the end"
+        announced.append(to_act)
+    spectator = await fake_discord.slash(carol, "game status", channel=channel)
+    assert spectator.ephemeral and spectator.response.visible_to == carol.id
+    for command in ("game history", "game log", "game list", "game rules", "stats"):
+        await fake_discord.slash(carol, command, channel=channel)
+    assert pings(fake_discord, [channel]) == seen, "status, history, log, list, rules and stats ping nobody"
+
+    final = table(fake_discord, channel)
+    rematch = await fake_discord.click(bob, final, final.button(label="Rematch")["custom_id"])
+    assert not rematch.ephemeral
+    again = table(fake_discord, channel)
+    assert again is not final and final.buttons() == [], "the finished table keeps no live buttons"
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert session.status == "active" and session.player_ids == [str(alice.id), str(bob.id)]
     assert (await parlor.host.replay(session.id)).model_dump_json() == session.state
 
 
@@ -79,8 +123,7 @@ async def test_a_third_user_and_an_out_of_turn_player_are_refused_privately(fake
     if alice.id not in mentioned(latest):
         again = await fake_discord.slash(alice, "roll", channel=channel)
         assert again.ephemeral and again.response.visible_to == alice.id
-        stale = await fake_discord.click(alice, board, board.button(label="Roll")["custom_id"])
-        assert stale.ephemeral
+        assert board.deleted, "the table before the turn changed is gone, with its buttons"
     after = await parlor.host.last_session_in(str(channel.id))
     assert after.version == before.version + 1, "only Alice's one legal roll changed the game"
 
@@ -122,7 +165,7 @@ async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDisc
             label = "Roll" if any(b["label"] == "Roll" for b in board_before.buttons()) else "Keep the 6"
             pressed = await fake_discord.click(player, board_before, board_before.button(label=label)["custom_id"])
             assert not pressed.ephemeral, pressed.response.content
-            after = pressed.response.embed["footer"]["text"]
+            after = table(fake_discord, channel).embed["footer"]["text"]
             number_before = int(footer_before.rsplit(" ", 1)[1])
             assert after.endswith(f"move {number_before + 1}"), "the game went on from the same state"
             await play_to_the_end(fake_discord, channel, [alice, bob])

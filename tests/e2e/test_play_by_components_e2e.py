@@ -71,7 +71,7 @@ async def test_a_form_opened_before_a_restart_is_answered_after_it(fake_discord,
         assert not offered.ephemeral, offered.response.content
         session = await second.host.last_session_in(str(channel.id))
         assert second.host.public_view(session)["offer"]["points"] == 13
-        assert "offers" in offered.response.embed["description"]
+        assert "offers" in game.table().embed["description"]
     finally:
         await second.close()
     fake_discord.assert_no_unknown_routes()

@@ -7,7 +7,7 @@ guard.
 
 from __future__ import annotations
 
-from tests.e2e.helpers import latest_board
+from tests.e2e.helpers import latest_board, table
 from tests.fakediscord import interactions
 
 
@@ -24,7 +24,8 @@ async def test_a_button_of_another_channels_game_is_refused(fake_discord, parlor
     alice, bob, carol, dave = (fake.create_user(name) for name in ("alice", "bob", "carol", "dave"))
     games, lounge = fake.channel("games"), fake.channel("lounge")
     for channel, (first, second) in ((games, (alice, bob)), (lounge, (carol, dave))):
-        lobby = (await fake.slash(first, "game start", channel=channel, game="john-henry", opponent=second)).response
+        await fake.slash(first, "game start", channel=channel, game="john-henry", opponent=second)
+        lobby = table(fake, channel)
         await fake.click(second, lobby, lobby.button(label="Join")["custom_id"])
     there = latest_board(fake, lounge)
     before = await parlor.host.last_session_in(str(lounge.id))
@@ -45,7 +46,8 @@ async def test_a_lobby_button_of_another_channel_is_refused(fake_discord, parlor
     alice, bob, carol = (fake.create_user(name) for name in ("alice", "bob", "carol"))
     games, lounge = fake.channel("games"), fake.channel("lounge")
     await fake.slash(alice, "game start", channel=games, game="johari-bones")
-    there = (await fake.slash(bob, "game start", channel=lounge, game="johari-bones")).response
+    await fake.slash(bob, "game start", channel=lounge, game="johari-bones")
+    there = table(fake, lounge)
 
     forged = await press_elsewhere(fake, carol, games, there, there.button(label="Join")["custom_id"])
 

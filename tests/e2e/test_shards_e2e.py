@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.client import ShardedParlorBot
 from tests.conftest import start_bot
-from tests.e2e.helpers import latest_board, mentioned
+from tests.e2e.helpers import latest_board, mentioned, table
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.gateway import shard_of
 
@@ -37,9 +37,10 @@ async def test_two_shard_processes_each_serve_their_own_guilds(fake_discord: Fak
 
         for guild in (east, west):
             games = fake_discord.channel("games", guild)
-            opened = await fake_discord.slash(alice, "game start", channel=games, game="john-henry", opponent=bob)
-            joined = await fake_discord.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
-            assert set(mentioned(joined.response)) == {alice.id, bob.id}
+            await fake_discord.slash(alice, "game start", channel=games, game="john-henry", opponent=bob)
+            lobby = table(fake_discord, games)
+            await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+            assert set(mentioned(table(fake_discord, games))) == {alice.id, bob.id}
             rolled = await fake_discord.slash(alice, "roll", channel=games)
             assert not rolled.ephemeral and latest_board(fake_discord, games).attachment("board.png")
 

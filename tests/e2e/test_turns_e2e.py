@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.helpers import table
 from tests.fakediscord import CommandError
 
 pytestmark = pytest.mark.both_databases
@@ -15,15 +16,26 @@ async def test_an_opted_in_player_gets_a_dm_with_a_link_when_his_turn_comes(fake
     games, general = fake_discord.channel("games"), fake_discord.channel("general")
     opted = await fake_discord.slash(alice, "notify", channel=general, state="on")
     assert opted.ephemeral and "direct message" in opted.response.content
+    [confirmation] = fake_discord.dms(alice)
+    assert "Turn notices are on" in confirmation.content
 
     await fake_discord.slash(alice, "game start", channel=games, game="two-fat-dudes")
     began = await fake_discord.slash(bob, "game join", channel=games)
-    assert f"{alice.mention}, {bob.mention}: your turn." == began.response.content, "both roll to start"
+    assert not began.ephemeral
+    assert f"{alice.mention}, {bob.mention}: your turn." == table(fake_discord, games).content, "both roll to start"
 
-    notice = await fake_discord.wait_for_dm(alice)
+    notice = await fake_discord.wait_for_dm(alice, lambda m: "It's your turn" in m.content)
     link = f"https://discord.com/channels/{fake_discord.guild.id}/{games.id}"
     assert link in notice.content and "your turn in Two Fat Dudes" in notice.content
     assert fake_discord.dms(bob) == [], "Bob did not ask for turn messages"
+
+
+async def test_notify_on_with_closed_dms_says_so_at_once_and_stays_off(fake_discord, parlor):
+    alice = fake_discord.create_user("alice")
+    fake_discord.refuse_dms(alice)
+    refused = await fake_discord.slash(alice, "notify", channel=fake_discord.channel("general"), state="on")
+    assert refused.ephemeral and "can't send you direct messages" in refused.response.content
+    assert await parlor.host.store.turn_dm_users([str(alice.id)]) == set()
 
 
 async def test_game_list_shows_two_games_in_two_channels(fake_discord, parlor):

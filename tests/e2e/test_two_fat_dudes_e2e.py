@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.client import ParlorBot
 from tests.conftest import start_bot
-from tests.e2e.helpers import is_over, latest_board
+from tests.e2e.helpers import is_over, latest_board, table
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -28,9 +28,10 @@ class Hallway:
 
     async def open(self) -> None:
         alice, bob = self.users.values()
-        opened = await self.fake.slash(alice, "game start", channel=self.channel, game=SLUG, opponent=bob)
-        joined = await self.fake.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
-        assert joined.response.attachment("board.png").data.startswith(b"\x89PNG")
+        await self.fake.slash(alice, "game start", channel=self.channel, game=SLUG, opponent=bob)
+        lobby = table(self.fake, self.channel)
+        await self.fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+        assert table(self.fake, self.channel).attachment("board.png").data.startswith(b"\x89PNG")
 
     async def view(self) -> dict:
         session = await self.bot.host.last_session_in(str(self.channel.id))
@@ -50,7 +51,7 @@ class Hallway:
 
     async def ok(self, result: InteractionResult) -> FakeMessage:
         assert not result.ephemeral, f"a legal move was refused: {result.response.content}"
-        return result.response
+        return table(self.fake, self.channel)
 
     async def roll(self) -> FakeMessage:
         """The player to act rolls: with the Roll button and `/roll` in turn."""
@@ -133,7 +134,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     after = await hallway.view()
     assert after["offer"] == {"payer": str(mover.id), "points": 12, "proposed_by": str(other.id)}
     assert player(after, other)["score"] == player(before, other)["score"] - 1, "a counter costs a point"
-    await fake_discord.wait_for(lambda: not offered.buttons(), what="the spent board's buttons to go")
+    assert offered.deleted, "the table moved down for the new decision, taking its spent buttons"
 
     deal = await hallway.ok(await hallway.press(mover, "Accept", countered))
     assert f"{mover.mention} accepts: {mover.mention} pays {other.mention} 12 points" in deal.embed["description"]
@@ -142,7 +143,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     assert swapped["phase"] in ("race", "over") and swapped["offer"] is None
 
     final = await hallway.race_to_the_end()
-    assert is_over(final) and final.buttons() == []
+    assert is_over(final) and labels(final) == ["Rematch", "New game"]
     session = await parlor.host.last_session_in(str(hallway.channel.id))
     assert session.result["scores"] == {p["id"]: p["score"] for p in (await hallway.view())["players"]}
     assert all(f"<@{winner}>" in final.content for winner in session.result["winners"])
@@ -191,8 +192,9 @@ async def test_negotiating_elsewhere_or_out_of_place_is_refused_with_a_pointer(f
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     lounge = fake_discord.channel("lounge")
     refused(await fake_discord.slash(alice, "negotiate pass", channel=lounge), alice, "/game start")
-    opened = await fake_discord.slash(alice, "game start", channel=lounge, game="john-henry", opponent=bob)
-    await fake_discord.click(bob, opened.response, opened.response.button(label="Join")["custom_id"])
+    await fake_discord.slash(alice, "game start", channel=lounge, game="john-henry", opponent=bob)
+    lobby = table(fake_discord, lounge)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
     refused(await fake_discord.slash(alice, "edge", channel=lounge, choice="retreat"), alice,
             "Two Fat Dudes in a Narrow Hallway command", "John Henry", "/roll")
 
@@ -225,7 +227,7 @@ async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_disc
         assert "counters" in countered.embed["description"]
         assert (await hallway.view())["offer"]["points"] == 7
         await hallway.ok(await fake_discord.slash(mover, "negotiate counter", channel=hallway.channel, points=9))
-        refused(await hallway.press(other, "Counter…", countered), other, "earlier turn")
+        assert countered.deleted, "no stale Counter… is left to press"
         assert (await hallway.view())["offer"] == {"payer": str(mover.id), "points": 9, "proposed_by": str(mover.id)}
     finally:
         await second.close()

@@ -10,7 +10,9 @@
 
 Every interaction method waits for the bot's answer the way Discord would (acknowledged within
 `response_timeout`; a type-5 deferral then resolved within `deferred_timeout`) and returns its
-`InteractionResult`. Conditions are awaited on change notifications, never by sleeping.
+`InteractionResult`. As on Discord, an initial response later than 3 s after the interaction was
+sent (by `world.clock`, real time unless a test injects its own) is refused with 10062 Unknown
+interaction, and the interaction fails. Conditions are awaited on change notifications, never by sleeping.
 """
 
 from __future__ import annotations
@@ -296,11 +298,20 @@ class FakeDiscord:
         self.gateway.dispatch("INTERACTION_CREATE", result.payload, guild_id=guild_id)
         try:
             await self.world.wait_until(
-                lambda: result.acknowledged, timeout or self.response_timeout, f"the bot to acknowledge {what}"
+                lambda: result.acknowledged or result.late, timeout or self.response_timeout,
+                f"the bot to acknowledge {what}"
             )
+            if result.late:
+                raise AssertionError(f"the bot answered {what} after Discord's {interactions.RESPONSE_DEADLINE}s "
+                                     "deadline, so the interaction failed")
             if result.callback_type == interactions.DEFERRED_MESSAGE:
                 what = f"the bot to finish its deferred reply to {what}"
                 await self.world.wait_until(lambda: not result.thinking, self.deferred_timeout, what)
+            elif result.callback_type == interactions.DEFERRED_UPDATE:
+                # Discord tracks nothing after a type-6 deferral; the user sees a result once the bot edits
+                # the message or follows up, so that is what "answered" means here.
+                what = f"the bot to update the message after deferring {what}"
+                await self.world.wait_until(lambda: result.updated, self.deferred_timeout, what)
         except AssertionError as error:
             recent, unknown = self.world.http_errors[-3:], self.unknown_routes
             raise AssertionError(f"{error}; recent HTTP errors {recent}; unknown routes {unknown}") from None

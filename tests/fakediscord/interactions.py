@@ -27,6 +27,8 @@ ALLOWED_CALLBACKS = {
 CHAT_INPUT_COMMAND_MESSAGE = 20
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 CHOICES_MAX = 25
+RESPONSE_DEADLINE = 3.0
+"""Seconds Discord waits for the initial response (a reply, a deferral, a modal) before the interaction fails."""
 
 
 @dataclass(eq=False)
@@ -53,6 +55,10 @@ class InteractionResult:
     followups: list[FakeMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
+    created_at: float = 0.0
+    edits_at_ack: int = 0
+    late: bool = False
+    """The bot tried to respond after the deadline and was refused, as Discord refuses it."""
 
     @property
     def acknowledged(self) -> bool:
@@ -68,13 +74,20 @@ class InteractionResult:
         return self.response is not None and self.response.loading and not self.response.deleted
 
     @property
+    def updated(self) -> bool:
+        """After a type-6 deferral: the bot has since edited (or deleted) the message, or followed up."""
+        source = self.source_message
+        return bool(self.followups) or source is None or source.deleted or source.edits > self.edits_at_ack
+
+    @property
     def ephemeral(self) -> bool:
-        return self.response is not None and self.response.ephemeral
+        """The response is a private message still there (a deleted "thinking…" answered nothing)."""
+        return self.response is not None and self.response.ephemeral and not self.response.deleted
 
     @property
     def messages(self) -> list[FakeMessage]:
-        """The response (once it is more than a placeholder) and every follow-up, without repeats."""
-        found = [] if self.response is None or self.response.loading else [self.response]
+        """The response (once it is more than a placeholder, and not deleted) and every follow-up."""
+        found = [] if self.response is None or self.response.loading or self.response.deleted else [self.response]
         return found + [m for m in self.followups if m is not self.response]
 
     @property
@@ -107,6 +120,7 @@ def new_result(
         payload={},
         world=world,
         source_message=source_message,
+        created_at=world.clock(),
     )
     result.payload = _payload(world, result, data)
     return result
@@ -176,6 +190,10 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
     """Apply the interaction callback (POST /interactions/{id}/{token}/callback); returns the ?with_response body."""
     if result.acknowledged:
         raise errors.DiscordHTTPError(400, errors.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
+    if world.clock() - result.created_at > RESPONSE_DEADLINE:
+        result.late = True
+        world.changed()
+        raise errors.unknown("interaction", errors.UNKNOWN_INTERACTION)
     kind = body.get("type")
     if kind not in ALLOWED_CALLBACKS[result.type] or (
         kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and result.source_message is None
@@ -188,6 +206,7 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
         result.response = _placeholder(world, result, ephemeral=bool((data.get("flags") or 0) & EPHEMERAL))
     elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
         result.response = result.source_message
+        result.edits_at_ack = result.source_message.edits if result.source_message is not None else 0
         if kind == UPDATE_MESSAGE and result.source_message is not None:
             messages.edit(world, result.source_message, data, files)
     elif kind == AUTOCOMPLETE_RESULT:
@@ -254,6 +273,7 @@ def followup(world: World, result: InteractionResult, body: dict[str, Any], file
     """POST /webhooks/{app}/{token}: the first follow-up after a type-5 deferral replaces the thinking message."""
     if result.thinking and result.response is not None:
         message = messages.edit(world, result.response, {k: v for k, v in body.items() if k != "flags"}, files)
+        message.pinged = messages.pings(body)
     else:
         message = _reply(world, result, body, files, followup=True)
     result.followups.append(message)

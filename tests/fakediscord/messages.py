@@ -68,6 +68,20 @@ def _attachment(world: World, upload: Upload, filename: str | None, description:
     )
 
 
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pings(body: dict[str, Any]) -> list[int]:
+    """The users a new message notifies: mentioned in its content and allowed by `allowed_mentions`
+    (absent, Discord notifies every user mentioned)."""
+    mentioned = [int(m) for m in MENTION.findall(body.get("content") or "")]
+    allowed = body.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return list(dict.fromkeys(mentioned))
+    users = {int(u) for u in allowed.get("users") or []}
+    return list(dict.fromkeys(m for m in mentioned if m in users))
+
+
 def create(
     world: World,
     body: dict[str, Any],
@@ -88,6 +102,7 @@ def create(
         components=body.get("components") or [],
         attachments=_new_attachments(world, body.get("attachments") or [], files),
         flags=(body.get("flags") or 0) & SETTABLE_FLAGS,
+        pinged=pings(body),
         **recorded,
     )
     return world.add_message(message)

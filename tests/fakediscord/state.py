@@ -133,6 +133,8 @@ class FakeMessage:
     edited_timestamp: str | None = None
     edits: int = 0
     deleted: bool = False
+    pinged: list[int] = field(default_factory=list)
+    """Users Discord notified when this message appeared (its allowed mentions); edits notify nobody."""
 
     @property
     def ephemeral(self) -> bool:
@@ -192,6 +194,8 @@ class World:
 
     def __init__(self) -> None:
         self.base_url = ""
+        self.clock: Callable[[], float] = time.monotonic
+        """Seconds, for the interaction deadlines; tests may replace it with a virtual clock."""
         self.snowflake = SnowflakeFactory()
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}

@@ -1,0 +1,97 @@
+"""Each player's private panel: one direct message per game, edited in place when his view changes.
+
+Games with hidden information (Johari Bones) give every player a view of his own. The first
+change of that view sends him one DM (the panel); every later change edits that same message,
+so a whole game leaves one panel per player instead of a picture per change. Turn notices
+(`/notify on`) are separate short DMs sent only when his turn comes (`bot.timers`).
+
+A player whose DMs are closed is told once per game in the channel (naming no bone and
+pinging nobody) to use `/hand` or **Show my bones** instead.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.ai_seats import is_ai_id
+from bot.drawing import draw_off_loop
+from bot.frontends import frontend_for
+from bot.host import Host, MoveOutcome
+from bot.replies import game_label, image_names, mention
+from bot.store import PanelRecord, SessionRecord
+
+log = logging.getLogger(__name__)
+PANEL_FILE = "your-view.png"
+
+
+async def user_of(client: discord.Client, player: str) -> discord.User:
+    """The Discord user behind a player id, from the cache or fetched (members are not cached)."""
+    return client.get_user(int(player)) or await client.fetch_user(int(player))
+
+
+class Panels:
+    """Sends and edits the private panels through a connected client."""
+
+    def __init__(self, client: discord.Client, host: Host) -> None:
+        self.client = client
+        self.host = host
+        self.told_dms_closed: set[tuple[int, str]] = set()
+        """(session, player) already told in the channel that their DMs are closed."""
+
+    async def update(self, outcome: MoveOutcome) -> None:
+        """Refresh the panel of every player whose private view the move changed."""
+        session = outcome.session
+        frontend = frontend_for(session.slug)
+        closed: list[str] = []
+        for player, after in outcome.views_after.items():
+            if is_ai_id(player):
+                continue  # the AI reads its view from the host, not from a direct message
+            digest = frontend.private_digest(after)
+            if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
+                continue
+            try:
+                await self.show(session, player, after)
+            except discord.Forbidden:
+                closed.append(player)
+            except discord.HTTPException:
+                log.warning("could not update the panel of player %s in session %s", player, session.id)
+        await self._tell_closed(session, closed)
+
+    async def show(self, session: SessionRecord, player: str, view: dict) -> None:
+        """Edit the player's panel to show `view`, or send it if he has none (or it was deleted)."""
+        frontend = frontend_for(session.slug)
+        png = await draw_off_loop(frontend.draw_private, view, image_names(session), player)
+        content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
+                   "This message is updated as the game goes on.")
+        record = await self.host.store.panel(session.id, player)
+        if record is not None:
+            channel = self.client.get_partial_messageable(int(record.channel_id))
+            try:
+                await channel.get_partial_message(int(record.message_id)).edit(
+                    content=content, attachments=[self._file(png)])
+                return
+            except discord.NotFound:
+                pass
+        user = await user_of(self.client, player)
+        sent = await user.send(content, file=self._file(png))
+        await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player,
+                                                     channel_id=str(sent.channel.id), message_id=str(sent.id)))
+
+    @staticmethod
+    def _file(png: bytes) -> discord.File:
+        return discord.File(io.BytesIO(png), filename=PANEL_FILE)
+
+    async def _tell_closed(self, session: SessionRecord, closed: list[str]) -> None:
+        closed = [player for player in closed if (session.id, player) not in self.told_dms_closed]
+        if not closed:
+            return
+        self.told_dms_closed.update((session.id, player) for player in closed)
+        channel = self.client.get_partial_messageable(int(session.channel_id))
+        who = ", ".join(mention(p) for p in closed)
+        text: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+        await channel.send(f"{who}: I can't send you direct messages. Use `/hand` or the **Show my bones** "
+                           "button to see your private view.", **text)

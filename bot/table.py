@@ -1,0 +1,165 @@
+"""The table: the one message that shows a game in its channel.
+
+A game's table carries the current picture, whose turn it is, what happened since the turn
+last changed, and the items for the next step. It is kept up to date after every commit:
+
+- **Edited in place** while the same player(s) keep acting (a bonus roll, a chained step, a
+  lobby filling up), so nothing new is posted and nobody is pinged again.
+- **Re-posted at the bottom, the previous one deleted,** when the player(s) to act change or
+  the game ends. Discord notifies a mention only in a new message, never in an edit, so a turn
+  change needs a new message to reach the new player; deleting the old one keeps one table per
+  game and leaves no stale buttons behind. Only the players newly to act are pinged.
+- `/game table` re-posts it at the bottom without pinging anyone.
+
+The store records which session version each table shows (`tables.shown_version`). A table
+behind its session (a crash between a commit and the Discord call, Discord unreachable) is
+brought up to date at start-up (`catch_up`) or by the next interaction with the game; updates
+for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
+
+Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
+(winners are named, not notified). A crash between posting a new table and recording it can
+leave the previous table in the channel: the next update deletes the recorded one only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from typing import Any
+
+import discord
+
+from bot.ai_seats import AI_NAME
+from bot.drawing import draw_off_loop
+from bot.frontends import frontend_for
+from bot.host import Host
+from bot.replies import board_message, image_names, lobby_message, mention
+from bot.shards import Shards
+from bot.store import SessionRecord, TableRecord
+
+log = logging.getLogger(__name__)
+
+
+def targets(session: SessionRecord, host: Host) -> list[str]:
+    """The people the table asks to act: nobody in a lobby or once the game is over, never the AI."""
+    if session.status != "active":
+        return []
+    return [player for player in host.to_act(session) if player not in session.ai_played]
+
+
+def headline(session: SessionRecord) -> str | None:
+    if session.status == "active" and (standing := [seat.name for seat in session.players if seat.stand_in]):
+        return f"{AI_NAME} plays for {', '.join(standing)} until they take the seat back with `/game return`."
+    if session.status == "finished" and session.end_reason == "timeout":
+        idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
+        return f"The game was claimed: {idle} let the turn clock run out."
+    if session.status == "abandoned":
+        return "The game was abandoned. `/game start` opens a new one."
+    return None
+
+
+def as_edit(message: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for `send` turned into those for `edit` (a file replaces the attachments)."""
+    edit = dict(message)
+    file = edit.pop("file", None)
+    edit["attachments"] = [file] if file is not None else []
+    edit.setdefault("embed", None)
+    return edit
+
+
+class Tables:
+    """Keeps every game's table up to date through a connected client."""
+
+    def __init__(self, client: discord.Client, host: Host) -> None:
+        self.client = client
+        self.host = host
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
+        """The table's message for the session as committed."""
+        if session.state is None:
+            note = "The lobby is empty and has been closed." if session.status != "lobby" else None
+            return lobby_message(session, note=note, ping=ping)
+        view = self.host.public_view(session)
+        png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                  session.turn_events)
+        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
+                             legal=self.host.legal_by_player(session))
+
+    async def show(self, session_id: int, *, to_bottom: bool = False) -> None:
+        """Bring the session's table up to date (and to the bottom of the channel if asked)."""
+        async with self._lock(session_id):
+            session = await self.host.current(session_id)
+            record = await self.host.store.table(session_id)
+            if (record is not None and record.message_id and not to_bottom
+                    and record.shown_version >= session.version):
+                return
+            first = record is None
+            record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
+            now = targets(session, self.host)
+            repost = (to_bottom or record.message_id is None or set(now) != set(record.announced)
+                      or record.shown_status != session.status)
+            if first and session.status == "lobby":
+                ping = [p for p in session.invited if p not in session.player_ids]
+            else:
+                ping = [p for p in now if p not in record.announced] if repost else []
+            message = await self.compose(session, ping)
+            channel = self.client.get_partial_messageable(int(session.channel_id),
+                                                          guild_id=int(session.guild_id) if session.guild_id else None)
+            if not repost:
+                try:
+                    await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
+                except discord.NotFound:
+                    repost = True
+                    message = await self.compose(session, [p for p in now if p not in record.announced])
+            previous = record.message_id if repost else None
+            if repost:
+                sent = await channel.send(**message)
+                record.message_id = str(sent.id)
+            record.shown_version, record.shown_status, record.announced = session.version, session.status, now
+            await self.host.store.save_table(record)
+            if previous:
+                await self._retire(channel, previous)
+            if first:
+                await self._retire_earlier(session)
+
+    async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
+        """Delete a superseded table; if that fails, at least take its buttons away."""
+        message = channel.get_partial_message(int(message_id))
+        try:
+            await message.delete()
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+
+    async def _retire_earlier(self, session: SessionRecord) -> None:
+        """A new game in the channel: the final tables before it lose their Rematch/New game buttons."""
+        for record in await self.host.store.earlier_tables(session.channel_id, session.id):
+            channel = self.client.get_partial_messageable(int(record.channel_id))
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(int(record.message_id or 0)).edit(view=None)
+            record.message_id = None
+            await self.host.store.save_table(record)
+
+    async def catch_up(self, shards: Shards | None = None) -> int:
+        """Bring every table behind its committed game up to date (at start-up); returns how many.
+
+        A process running some shards catches up its own guilds' tables only."""
+        caught = 0
+        for session_id in await self.host.store.tables_behind(shards):
+            try:
+                await self.show(session_id)
+                caught += 1
+            except Exception:
+                log.exception("could not bring the table of session %s up to date", session_id)
+        return caught

@@ -1,0 +1,158 @@
+"""The table under load and trouble: many moves at once, a locked database, a crash before the table.
+
+The fake Discord refuses any first response later than 3 s after the interaction was sent (by its
+`world.clock`), as Discord does, so "acknowledged" here means acknowledged in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+from bot.client import ParlorBot
+from bot.store import Seat
+from tests.conftest import start_bot
+from tests.e2e.helpers import game_number, tables
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.interactions import InteractionResult
+from tests.fakediscord.state import FakeChannel, FakeUser
+
+GAMES_AT_ONCE = 150
+
+
+class VirtualClock:
+    """The fake Discord's clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def seated_game(bot: ParlorBot, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> int:
+    """A John Henry game begun in `channel` (through the host, to keep the test short) with its table shown."""
+    seats = [Seat(id=str(user.id), name=user.name) for user in (alice, bob)]
+    await bot.host.open_lobby(guild_id=str(channel.guild_id), channel_id=str(channel.id),
+                              slug="john-henry", creator=seats[0])
+    _, began = await bot.host.join(str(channel.id), seats[1])
+    assert began is not None
+    await bot.tables.show(began.session.id)
+    return began.session.id
+
+
+async def assert_table_shows_the_game(fake: FakeDiscord, bot: ParlorBot, channel: FakeChannel) -> None:
+    session = await bot.host.last_session_in(str(channel.id))
+    shown = tables(fake, channel)
+    assert [game_number(m) for m in shown] == [session.id], "one table for the game"
+    assert shown[0].embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows every move"
+
+
+async def test_150_moves_at_once_are_all_acknowledged_in_time_and_shown(fake_discord: FakeDiscord,
+                                                                      parlor: ParlorBot):
+    fake = fake_discord
+    fake.deferred_timeout = 120.0
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channels = [fake.create_channel(f"load-{n}") for n in range(GAMES_AT_ONCE)]
+    for channel in channels:
+        await seated_game(parlor, channel, alice, bob)
+
+    results = await asyncio.gather(*(fake.slash(alice, "roll", channel=channel) for channel in channels))
+
+    assert all(result.acknowledged and not result.late for result in results)
+    assert not [r for r in results if r.ephemeral], "no move was refused or apologised for"
+    for channel in channels:
+        await assert_table_shows_the_game(fake, parlor, channel)
+        session = await parlor.host.last_session_in(str(channel.id))
+        assert session.version == 2 and str(alice.id) not in session.waiting_since, "alice rolled"
+
+
+async def test_moves_while_another_connection_holds_the_write_lock(fake_discord: FakeDiscord, tmp_path):
+    fake = fake_discord
+    fake.world.clock = clock = VirtualClock()
+    fake.deferred_timeout = 30.0
+    database = tmp_path / "parlor.sqlite3"
+    bot, _ = await start_bot(fake, str(database))
+    try:
+        alice, bob = fake.create_user("alice"), fake.create_user("bob")
+        channels = [fake.create_channel(f"locked-{n}") for n in range(5)]
+        for channel in channels:
+            await seated_game(bot, channel, alice, bob)
+        before = len(fake.interactions.by_id)
+
+        blocker = sqlite3.connect(database, isolation_level=None, timeout=1)
+        blocker.execute("BEGIN IMMEDIATE")
+        moves = [asyncio.create_task(fake.slash(alice, "roll", channel=channel)) for channel in channels]
+
+        def sent() -> list[InteractionResult]:
+            return list(fake.interactions.by_id.values())[before:]
+
+        await fake.wait_for(lambda: len(sent()) == len(channels) and all(r.acknowledged for r in sent()),
+                            what="every move to be acknowledged while the database is locked")
+        assert all(r.thinking for r in sent()), "acknowledged, and still waiting for the database"
+        clock.now += 4.0  # the lock has been held 4 s: an answer only now would have been too late
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+        results = await asyncio.gather(*moves)
+        assert not [r for r in results if r.late or r.ephemeral]
+        for channel in channels:
+            await assert_table_shows_the_game(fake, bot, channel)
+    finally:
+        await bot.close()
+
+
+async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fake_discord: FakeDiscord, tmp_path):
+    fake = fake_discord
+    database = str(tmp_path / "parlor.sqlite3")
+    first, _ = await start_bot(fake, database)
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.channel("games")
+    try:
+        await seated_game(first, channel, alice, bob)
+
+        async def crash(*args, **kwargs) -> None:
+            raise ConnectionResetError("the process died before Discord heard of the move")
+
+        first.tables.show = crash  # type: ignore[method-assign]
+        rolled = await fake.slash(alice, "roll", channel=channel)
+        assert "Your move is saved" in rolled.response.content
+        session = await first.host.last_session_in(str(channel.id))
+        [table] = tables(fake, channel)
+        assert table.embed["footer"]["text"].endswith(f"move {session.version - 1}"), "the table is behind"
+    finally:
+        await first.close()
+
+    second, _ = await start_bot(fake, database)
+    try:
+        def caught_up() -> bool:
+            shown = tables(fake, channel)
+            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
+
+        await fake.wait_for(caught_up, what="the table to catch up at start-up")
+        await assert_table_shows_the_game(fake, second, channel)
+    finally:
+        await second.close()
+    fake.assert_no_unknown_routes()
+
+
+async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_buttons(fake_discord: FakeDiscord,
+                                                                                    parlor: ParlorBot):
+    fake = fake_discord
+    alice, bob, carol = fake.create_user("alice"), fake.create_user("bob"), fake.create_user("carol")
+    channel = fake.channel("games")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    session = await parlor.host.session(session_id)
+    await parlor.host.store.update_session(session, now=parlor.host.clock(), status="finished",
+                                           end_reason="played out", result={"winners": [str(bob.id)]})
+    parlor.host._forget(session_id)
+    await parlor.tables.show(session_id)
+    [final] = tables(fake, channel)
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"] and final.pinged == []
+
+    opened = await fake.click(carol, final, final.button(label="New game")["custom_id"])
+    assert not opened.ephemeral
+    lobby = await parlor.host.last_session_in(str(channel.id))
+    assert lobby.status == "lobby" and lobby.slug == "john-henry" and lobby.player_ids == [str(carol.id)]
+    assert final.buttons() == [], "the finished table's Rematch and New game are spent"
+    assert game_number(tables(fake, channel)[-1]) == lobby.id
