@@ -174,14 +174,20 @@ class Store:
         if on_disk:
             db_files.prepare(path)
         db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        if on_disk:
-            db_files.tighten(path)
-        store = cls(db)
-        await store._migrate()
+        try:
+            db.row_factory = sqlite3.Row
+            # The busy timeout comes first: switching to WAL takes a lock that a process starting beside
+            # this one may hold for a moment.
+            await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            if on_disk:
+                db_files.tighten(path)
+            store = cls(db)
+            await store._migrate()
+        except BaseException:
+            await db.close()  # a connection left open keeps its worker thread, and the process, alive
+            raise
         return store
 
     async def close(self) -> None:
