@@ -13,6 +13,8 @@ from pydantic import ValidationError
 from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
+from bot.storage_errors import StorageError
+from bot.store import Store
 
 
 def main() -> int:
@@ -32,6 +34,10 @@ def main() -> int:
         asyncio.run(_run(settings, token))
     except KeyboardInterrupt:
         logging.getLogger("bot").info("stopped")
+    except StorageError as error:
+        print(f"parlor: cannot use the database {settings.database_url}: {error.startup}. Fix that and start "
+              "again; no game was touched.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
               "(Bot -> Reset Token).", file=sys.stderr)
@@ -40,7 +46,9 @@ def main() -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    async with create_bot(settings) as bot:
+    # The database first: one that cannot be written stops the bot here, before it goes online.
+    store = await Store.open(settings.database_path)
+    async with create_bot(settings, store=store) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.
         loop = asyncio.get_running_loop()

@@ -19,6 +19,7 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
+from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import IllegalMove
@@ -45,6 +46,13 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
+async def tell_storage_trouble(interaction: discord.Interaction, error: StorageError) -> None:
+    """The database failed and rolled back: say so, and what to do (no apology: it is not a bug)."""
+    log.warning("interaction %s: storage trouble (%s): %s", interaction.id, type(error).__name__, error)
+    with contextlib.suppress(discord.HTTPException):
+        await refuse(interaction, error.reply)
+
+
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """Run `work`, turning refusals into ephemeral replies and crashes into an apology."""
     try:
@@ -53,6 +61,8 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         await refuse(interaction, error.message)
     except IllegalMove as error:
         await refuse(interaction, error.message)
+    except StorageError as error:
+        await tell_storage_trouble(interaction, error)
     except Exception:
         log.exception("interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):

@@ -17,11 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.actions import APOLOGY, refuse
+from bot.actions import APOLOGY, refuse, tell_storage_trouble
 from bot.buttons import PERSISTENT_ITEMS
 from bot.config import Settings
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
+from bot.storage_errors import StorageError
 from bot.store import Store
 from bot.timers import TurnDispatcher
 from bot.turn_clock import Periods
@@ -49,6 +50,9 @@ class ParlorTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
             await refuse(interaction, original.message)
+            return
+        if isinstance(original, StorageError):
+            await tell_storage_trouble(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, str(error) or "You can't use that command here.")

@@ -5,18 +5,24 @@ the open transaction it runs at once; from any other task it waits until that tr
 committed or rolled back. A read therefore sees committed data only, and a board is never drawn from
 a move a crash could still lose. Results are fetched whole while the connection is held, so no row
 is stepped after another task's BEGIN. A COMMIT that fails is rolled back explicitly, so the
-connection never stays inside a half-done transaction.
+connection never stays inside a half-done transaction. SQLite's storage errors (disk full, locked,
+read-only) become `bot.storage_errors` exceptions that say which it was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Generator, Sequence
 from typing import Any
 
 import aiosqlite
+
+from bot.storage_errors import StorageError, from_sqlite
+
+log = logging.getLogger(__name__)
 
 
 class Rows:
@@ -74,9 +80,15 @@ class SerializedConnection:
             return await self._step(sql, params)
 
     async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
-        async with self.raw.execute(sql, tuple(params)) as cursor:
-            rows = list(await cursor.fetchall())
-            return Rows(rows, cursor.rowcount, cursor.lastrowid)
+        try:
+            async with self.raw.execute(sql, tuple(params)) as cursor:
+                rows = list(await cursor.fetchall())
+                return Rows(rows, cursor.rowcount, cursor.lastrowid)
+        except sqlite3.Error as error:
+            trouble = from_sqlite(error)
+            if trouble is None:
+                raise
+            raise trouble from error
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -95,8 +107,13 @@ class SerializedConnection:
                 self._owner = None
 
     async def _rollback(self) -> None:
-        if self.raw.in_transaction:
+        if not self.raw.in_transaction:
+            return
+        try:
             await self._step("ROLLBACK", ())
+        except (sqlite3.Error, StorageError):
+            # The error being raised says more; SQLite rolls back on its own when it cannot go on.
+            log.warning("ROLLBACK failed", exc_info=True)
 
     async def close(self) -> None:
         await self.raw.close()

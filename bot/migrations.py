@@ -63,4 +63,11 @@ MIGRATIONS: list[str] = [
         turn_clock_hours REAL
     );
     """,
+    # 3: the bot's own small facts: the fingerprint of the last command sync, the last start
+    """
+    CREATE TABLE bot_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
