@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -17,9 +18,19 @@ from bot.storage_errors import StorageError
 from bot.store import Store
 
 
-def main() -> int:
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Start Parlor (settings: environment, .env).")
+    parser.add_argument("--sync-commands", action="store_true",
+                        help="sync the slash commands with Discord even if unchanged since the last sync")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
     try:
         settings = Settings()
+        if arguments.sync_commands:
+            settings = settings.model_copy(update={"force_command_sync": True})
         token = settings.require_token()
     except MissingToken as error:
         print(f"parlor: {error}", file=sys.stderr)
