@@ -21,6 +21,7 @@ from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
 from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
+from bot.user_text import bounded_refusal, typed_values
 from games import get_game
 from games.core import IllegalMove
 
@@ -39,7 +40,8 @@ def seat_of(user: discord.abc.User) -> Seat:
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong and what to do instead."""
+    """Tell only the user what went wrong and what to do instead (quoting his text short: bot.user_text)."""
+    message = bounded_refusal(message, list(typed_values(interaction.data)))
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
