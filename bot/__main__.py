@@ -15,7 +15,7 @@ from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
 from bot.storage_errors import StorageError
-from bot.store import Store
+from bot.store import DatabaseUnavailable, Store
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -46,8 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         logging.getLogger("bot").info("stopped")
     except StorageError as error:
-        print(f"parlor: cannot use the database {settings.database_url}: {error.startup}. Fix that and start "
+        where = settings.database_url.rsplit("@", 1)[-1]  # never the password of a PostgreSQL URL
+        print(f"parlor: cannot use the database {where}: {error.startup}. Fix that and start "
               "again; no game was touched.", file=sys.stderr)
+        return 2
+    except DatabaseUnavailable as error:
+        print(f"parlor: {error}. Check DATABASE_URL and that the server is running.", file=sys.stderr)
         return 2
     except discord.LoginFailure:
         print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
@@ -58,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
 async def _run(settings: Settings, token: str) -> None:
     # The database first: one that cannot be written stops the bot here, before it goes online.
-    store = await Store.open(settings.database_path)
+    store = await Store.connect(settings.database_url)
     async with create_bot(settings, store=store) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.

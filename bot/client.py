@@ -86,7 +86,7 @@ class ParlorBot(commands.Bot):
         """(session, player) already told in the channel that their DMs are closed (bot.actions)."""
 
     async def setup_hook(self) -> None:
-        store = self._store or await Store.open(self.settings.database_path)
+        store = self._store or await Store.connect(self.settings.database_url)
         self.host = Host(store, periods=Periods(reminder_hours=self.settings.reminder_hours,
                                                 turn_clock_hours=self.settings.turn_clock_hours))
         notices = DiscordNotices(self)

@@ -10,6 +10,7 @@ cogs/components.py), so a form opened before a restart can still be submitted af
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import discord
 
@@ -17,9 +18,15 @@ from bot.buttons import BUTTON_ITEMS, ActionButton
 from bot.frontend import MAX_ROW_BUTTONS, MAX_ROWS, MAX_TEXT, TOKEN_PATTERN, Component, Form, Select
 from bot.frontend import ActionButton as ButtonSpec
 
+MENTION = re.compile(r"<@!?([0-9]+)>")
 FORM_MODAL = re.compile(rf"parlor:modal:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<key>{TOKEN_PATTERN})")
 LABEL_MAX = 80
 """A button's label; select options and placeholders allow 100 (`MAX_TEXT`)."""
+
+
+def named(text: str, names: Mapping[str, str], limit: int) -> str:
+    """A label with each player mention (`<@id>`, which components cannot show) as that player's name."""
+    return MENTION.sub(lambda match: names.get(match[1], "a player"), text)[:limit]
 
 
 def _style(name: str) -> discord.ButtonStyle:
@@ -80,42 +87,46 @@ def form_modal(session_id: int, version: int, form: Form) -> discord.ui.Modal:
     return modal
 
 
-def _select_item(session_id: int, version: int, select: Select, row: int) -> discord.ui.Item:
-    options = [discord.SelectOption(label=option.label[:MAX_TEXT], value=option.token,
-                                    description=option.description[:MAX_TEXT] or None)
+def _select_item(session_id: int, version: int, select: Select, row: int,
+                 names: Mapping[str, str]) -> discord.ui.Item:
+    options = [discord.SelectOption(label=named(option.label, names, MAX_TEXT), value=option.token,
+                                    description=named(option.description, names, MAX_TEXT) or None)
                for option in select.options]
     menu = discord.ui.Select(custom_id=f"parlor:sel:{session_id}:{version}:{select.key}",
-                             placeholder=select.placeholder[:MAX_TEXT], options=options,
+                             placeholder=named(select.placeholder, names, MAX_TEXT), options=options,
                              min_values=select.min_values, max_values=min(select.max_values, len(options)),
                              row=row)
     return ChoiceMenu(session_id, version, select.key, menu)
 
 
-def _button_item(slug: str, session_id: int, version: int, component: ButtonSpec | Form) -> discord.ui.Item:
+def _button_item(slug: str, session_id: int, version: int, component: ButtonSpec | Form,
+                 names: Mapping[str, str]) -> discord.ui.Item:
+    label = named(component.label, names, LABEL_MAX)
     if isinstance(component, Form):
-        return FormButton(session_id, version, component.key, label=component.label[:LABEL_MAX],
-                          style=_style(component.style))
+        return FormButton(session_id, version, component.key, label=label, style=_style(component.style))
     make = BUTTON_ITEMS.get((slug, component.token), ActionButton)
-    return make(session_id, version, component.token, label=component.label[:LABEL_MAX],
-                style=_style(component.style))
+    return make(session_id, version, component.token, label=label, style=_style(component.style))
 
 
-def component_view(slug: str, session_id: int, version: int, components: list[Component]) -> discord.ui.View:
+def component_view(slug: str, session_id: int, version: int, components: list[Component],
+                   names: Mapping[str, str] | None = None) -> discord.ui.View:
     """The components laid out in rows: each menu on a row of its own, buttons five to a row, in order.
 
-    Raises ValueError when they need more than Discord's five rows: the frontend must group them.
+    `names` (player id -> display name) replaces the player mentions in labels. Raises ValueError
+    when the components need more than Discord's five rows: the frontend must group them.
     """
+    names = names or {}
     rows: list[list[discord.ui.Item]] = []
     open_row: list[discord.ui.Item] | None = None
     for component in components:
         if isinstance(component, Select):
-            rows.append([_select_item(session_id, version, component, len(rows))])
+            rows.append([_select_item(session_id, version, component, len(rows), names)])
             open_row = None
             continue
         if open_row is None or len(open_row) == MAX_ROW_BUTTONS:
             open_row = []
             rows.append(open_row)
-        open_row.append(_button_item(slug, session_id, version, component))
+        open_row.append(_button_item(slug, session_id, version, component, names))
     if len(rows) > MAX_ROWS:
         raise ValueError(f"{len(rows)} rows of components for {slug}, more than Discord's {MAX_ROWS}")
     view = discord.ui.View(timeout=None)

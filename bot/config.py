@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
 from bot.shards import Shards
 
 
@@ -21,8 +22,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, description="The bot token from the Developer Portal.")
-    database_url: str = Field(default="sqlite:///data/parlor.sqlite3",
-                              description="Where games are stored: sqlite:///relative/path or sqlite:////abs/path.")
+    database_url: str = Field(default="sqlite:///data/parlor.sqlite3", repr=False,
+                              description="Where games are stored: sqlite:///relative/path, sqlite:////abs/path, "
+                                          "or postgresql://user:password@host:port/database.")
     discord_api_base: str | None = Field(default=None,
                                          description="REST base for emulators/tests, e.g. http://127.0.0.1:8765/api/v10.")
     discord_gateway_url: str | None = Field(default=None,
@@ -44,6 +46,13 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        if not value.startswith((SQLITE_URL, *POSTGRES_URLS)):
+            raise ValueError(DATABASE_URL_HELP)
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

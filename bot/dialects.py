@@ -18,6 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+SQLITE_URL = "sqlite:///"
+POSTGRES_URLS = ("postgresql://", "postgres://")
+DATABASE_URL_HELP = ("DATABASE_URL must look like sqlite:///data/parlor.sqlite3 or "
+                     "postgresql://user:password@host:5432/parlor")
 GENERATED_ID_TABLES = ("sessions", "timers")
 MIGRATION_LOCK = 7_022_016  # any constant: the advisory lock every Parlor process takes to migrate
 

@@ -4,11 +4,18 @@ Every picture the bot sends goes through `draw_off_loop`. Drawing runs in a smal
 pool of worker threads of its own (not asyncio's default pool, which DNS lookups
 and aiosqlite-free `to_thread` calls share), sized to the machine's cores.
 
-Why threads rather than processes: a board is drawn and encoded in a few
-milliseconds, most of it in Pillow's C code (text rasterising, zlib), which
-releases the GIL; a process pool would add pickling of the view and the PNG
-bytes and a second interpreter per core for no gain at this size. The numbers
-behind this choice are printed by `bench/bench_drawing.py --pools`.
+Why threads rather than processes (measured with `python bench/bench_drawing.py --pools` on
+this 2-core machine shared with other work, two workers each, 444 boards of the four small
+games at once): threads 3.7-4.3 ms a board with event-loop gaps p99 8 ms and at most 23 ms;
+processes 3.2-3.4 ms a board, gaps p99 5 ms and at most 16 ms; the idle loop alone shows gaps
+up to 10 ms on this machine. With Crayon Rails boards mixed in, threads were as fast or faster
+(10.6 against 12.5 ms a board in one run, the reverse in another). Both keep the loop far under
+the 50 ms limit, and the small gain of processes does not pay for what they cost: every
+function and argument must pickle (a closure or a bound method with state would fail only at
+run time), workers start cold (fonts and cached board layers per process), a crashed worker
+breaks the whole pool, and forking a process that runs discord.py and aiosqlite threads is
+unsafe. Most of a board's time is in Pillow's C code (zlib, palette mapping, pasting), and
+Python holds the GIL only in short stretches, so a thread pool does not starve the loop.
 """
 
 from __future__ import annotations

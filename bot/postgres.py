@@ -17,53 +17,17 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import AsyncIterator, Generator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
 
+from bot.db_connection import Rows, Statement
 from bot.dialects import PostgresDialect
 
 IntegrityError = asyncpg.IntegrityConstraintViolationError
 
 _SELECT_LIKE = ("SELECT", "WITH", "VALUES", "SHOW")
-
-
-class Rows:
-    """A statement's result: its rows, and the rowcount and lastrowid of a write."""
-
-    def __init__(self, rows: Sequence[Any], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = list(rows)
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
-
-    async def fetchone(self) -> Any:
-        return self._rows[0] if self._rows else None
-
-    async def fetchall(self) -> list[Any]:
-        return list(self._rows)
-
-    async def __aenter__(self) -> Rows:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class Statement:
-    """`await conn.execute(...)` or `async with conn.execute(...) as rows`."""
-
-    def __init__(self, connection: PostgresConnection, sql: str, params: Sequence[Any]) -> None:
-        self._run = connection.run(sql, params)
-
-    def __await__(self) -> Generator[Any, None, Rows]:
-        return self._run.__await__()
-
-    async def __aenter__(self) -> Rows:
-        return await self._run
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
 
 
 class PostgresConnection:

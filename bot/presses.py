@@ -28,10 +28,11 @@ from bot.actions import (
     send_private_views,
 )
 from bot.components import component_view, form_modal
+from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names, outcome_message
+from bot.replies import image_names, outcome_message, text_names
 from bot.store import SessionRecord
 from games.core import IllegalMove
 
@@ -209,7 +210,7 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
 
 async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> None:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
-    view = component_view(session.slug, session.id, session.version, list(step.components))
+    view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
     if _from_private_message(interaction):
         await interaction.response.edit_message(content=step.text, view=view,
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -221,7 +222,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> None:
     host = host_of(interaction)
     outcome = await host.act(pressed.session.id, pressed.player, action, expected_version=version)
-    await publish(interaction, outcome, actors_panel(outcome, pressed.player))
+    await publish(interaction, outcome, await actors_panel(outcome, pressed.player))
 
 
 async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> None:
@@ -240,7 +241,8 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
     channel = game_channel(interaction.client, outcome.session)
     await channel.send(**outcome_message(outcome))
     if private:
-        await interaction.response.edit_message(content="Done: see the table.", view=None, attachments=[])
+        await interaction.response.edit_message(content=_done(outcome), view=None, attachments=[],
+                                                allowed_mentions=discord.AllowedMentions.none())
         if panel is not None:
             await interaction.followup.send(**panel)
     else:
@@ -249,7 +251,7 @@ async def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel:
     await send_private_views(interaction.client, channel, outcome)
 
 
-def private_panel(session: SessionRecord, view: dict, player: str,
+async def private_panel(session: SessionRecord, view: dict, player: str,
                   legal: Mapping[str, list[dict]]) -> dict | None:
     """Keyword arguments for `player`'s private reply: his words, picture and private components."""
     frontend = frontend_for(session.slug)
@@ -260,21 +262,27 @@ def private_panel(session: SessionRecord, view: dict, player: str,
         return None
     kwargs: dict[str, Any] = {
         "content": text[:2000] or "Your choices (only you see this):",
-        "view": component_view(session.slug, session.id, session.version, components),
+        "view": component_view(session.slug, session.id, session.version, components, names),
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if frontend.private_digest(view) is not None:
-        png = frontend.draw_private(view, names, player)
+    if frontend.private_view:
+        png = await draw_off_loop(frontend.draw_private, view, names, player)
         kwargs["file"] = discord.File(io.BytesIO(png), filename=PRIVATE_FILE)
     return kwargs
 
 
-def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
+def _done(outcome: MoveOutcome) -> str:
+    """What a move made from a private reply did, in the table's words, for that reply."""
+    lines = frontend_for(outcome.session.slug).describe_events(list(outcome.events), text_names(outcome.session))
+    return "\n".join(lines)[:2000] or "Done: see the table."
+
+
+async def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
     """After a player's own move, his private panel when the move opened private choices for him."""
     view = outcome.views_after.get(player)
     if view is None or outcome.session.status != "active":
         return None
     if not frontend_for(outcome.session.slug).private_components(view, player, outcome.legal):
         return None
-    return private_panel(outcome.session, view, player, outcome.legal)
+    return await private_panel(outcome.session, view, player, outcome.legal)

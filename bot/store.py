@@ -1,4 +1,7 @@
-"""Sessions and their move logs in SQLite, through aiosqlite.
+"""Sessions and their move logs in SQLite (aiosqlite) or PostgreSQL (asyncpg, bot.postgres).
+
+`Store.connect(DATABASE_URL)` picks the database. The queries below are written once, in SQL both
+understand; what differs (placeholders, generated ids, DDL, the schema version) is in bot.dialects.
 
 Every write that changes a game is one transaction guarded by the session's
 version (optimistic concurrency): two writers that read the same version cannot
@@ -16,11 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 from pydantic import BaseModel
 
 from bot import db_files
 from bot.db_connection import SerializedConnection
+from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL, SqliteDialect
 from bot.migrations import MIGRATIONS
+from bot.postgres import IntegrityError as PostgresIntegrityError
+from bot.postgres import PostgresConnection
 from bot.shards import Shards
 from bot.storage_errors import StorageError, StorageReadOnly, from_sqlite
 
@@ -28,6 +35,15 @@ OPEN_STATUSES = ("lobby", "active")
 BUSY_TIMEOUT_MS = 2000
 """How long a write waits for a lock another program holds: well inside Discord's 3-second deadline for
 an answer, so a user whose move could not be saved is told so."""
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
+
+
+class UnknownDatabase(ValueError):
+    """DATABASE_URL names neither a SQLite file nor a PostgreSQL database."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The PostgreSQL server named by DATABASE_URL could not be reached or refused us."""
 
 
 class Seat(BaseModel):
@@ -131,10 +147,29 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
 class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        # One connection serves every session: transactions must not interleave on it, and a read
-        # waits for another task's open transaction (bot.db_connection).
-        self._db = SerializedConnection(db)
+    def __init__(self, db: aiosqlite.Connection | PostgresConnection) -> None:
+        # SQLite: one connection serves every session: transactions must not interleave on it, and a
+        # read waits for another task's open transaction (bot.db_connection). PostgreSQL: a pool, whose
+        # reads see committed rows only (bot.postgres).
+        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db)
+        self._dialect = db.dialect if isinstance(db, PostgresConnection) else SqliteDialect()
+
+    @classmethod
+    async def connect(cls, url: str) -> Store:
+        """The store named by a DATABASE_URL: sqlite:///path/to/file or postgresql://user:pass@host:port/db."""
+        if url.startswith(SQLITE_URL):
+            return await cls.open(url[len(SQLITE_URL):])
+        if url.startswith(POSTGRES_URLS):
+            try:
+                connection = await PostgresConnection.connect(url)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                where = url.rsplit("@", 1)[-1].split("://", 1)[-1]  # host:port/database, never the password
+                raise DatabaseUnavailable(f"cannot open the PostgreSQL database {where}: {error}") from error
+            store = cls(connection)
+            await store._migrate()
+            await store.set_meta("started_at", str(time.time()))  # fails now, not at the first move
+            return store
+        raise UnknownDatabase(DATABASE_URL_HELP)
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
@@ -172,16 +207,18 @@ class Store:
         await self._db.close()
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            (done,) = await cursor.fetchone()
-        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
-            async with self._transaction():
-                for statement in filter(str.strip, script.split(";")):
+        """Run the migrations not yet run, in one transaction (under a lock where processes share the database)."""
+        async with self._transaction():
+            for statement in self._dialect.before_migrating():
+                await self._db.execute(statement)
+            done = await self.schema_version()
+            for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
+                for statement in self._dialect.ddl(script):
                     await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {number}")
+                await self._db.execute(self._dialect.write_version(number))
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
+        async with self._db.execute(self._dialect.read_version) as cursor:
             (version,) = await cursor.fetchone()
         return version
 
@@ -209,9 +246,10 @@ class Store:
                                    guild_id: str | None = None) -> list[SessionRecord]:
         """The sessions `player` is seated in, newest first, optionally on one server only."""
         marks = ", ".join("?" for _ in statuses)
-        where = (f"status IN ({marks}) AND EXISTS (SELECT 1 FROM json_each(sessions.players)"
-                 " WHERE json_extract(json_each.value, '$.id') = ?)")
-        params: list[Any] = [*statuses, player]
+        # `players` is the JSON of the seats, so a seat is the text `"id": "<player>"` (a name's quotes
+        # are escaped, so no name can fake it): plain LIKE, the same in SQLite and PostgreSQL.
+        where = f"status IN ({marks}) AND players LIKE ?"
+        params: list[Any] = [*statuses, f'%{json.dumps({"id": player})[1:-1]}%']
         if guild_id is not None:
             where += " AND guild_id = ?"
             params.append(guild_id)
@@ -250,7 +288,7 @@ class Store:
                     created = await self.session(cursor.lastrowid)
                     assert created is not None
                     await self._update(created, now, changes, timers)
-        except sqlite3.IntegrityError as error:
+        except INTEGRITY_ERRORS as error:
             raise ChannelBusy(channel_id) from error
         session = await self.session(cursor.lastrowid)
         assert session is not None
@@ -368,7 +406,8 @@ class Store:
                               turn_clock_hours: float | None = None) -> GuildSettings:
         """Set whichever of the server's periods are given; the others stay as they were."""
         async with self._transaction():
-            await self._db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            await self._db.execute("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+                                   (guild_id,))
             if reminder_hours is not None:
                 await self._db.execute("UPDATE guild_settings SET reminder_hours = ? WHERE guild_id = ?",
                                        (reminder_hours, guild_id))
@@ -401,7 +440,7 @@ class Store:
                "version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
         try:
             cursor = await self._db.execute(sql, (*encoded.values(), now, session.id, session.version))
-        except sqlite3.IntegrityError as error:
+        except INTEGRITY_ERRORS as error:
             raise ChannelBusy(session.channel_id) from error
         if cursor.rowcount != 1:
             raise StaleVersion(session.id)

@@ -4,11 +4,12 @@ Placing a drawn bone uses the shared `/place` (cogs/verbs.py). Everything a play
 others may not reaches him only here (ephemeral replies) or by DM (`send_private_views`), always
 drawn from his own view: the public board never carries more than the public view.
 
-- Drawing (`/draw`, or the board's Draw button) posts the public board, which names no bone, and
-  answers the drawer alone with his view and one button per place the bone may go; the button
-  labels name the target and position only.
+- Drawing (`/draw`, or the table's Draw button) posts the public board, which names no bone, and
+  answers the drawer alone with his private panel (bot/presses.py): his view and one button per
+  place the bone may go; the button labels name the target and position only.
 - The board's "Show my bones" button (the frontend's `hand` token, drawn as `ShowBonesButton`)
-  and `/hand` answer the presser alone with the picture of his view. `/hand` also works in a
+  and `/hand` answer the presser alone with his private panel: the picture of his view and the
+  choices that depend on it (where the drawn bone goes, which box to score). `/hand` also works in a
   direct message with the bot: there it finds the user's running Johari games and asks which
   one with a menu when he plays several.
 - Every custom_id carries only session ids, versions, player ids and positions, so the buttons
@@ -17,41 +18,26 @@ drawn from his own view: the public board never carries more than the public vie
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import (
-    game_channel,
-    game_session,
-    guarded,
-    host_of,
-    perform_game_command,
-    pressed_session,
-    send_private_views,
-)
+from bot.actions import game_session, guarded, host_of, perform_game_command, pressed_session, send_private_views
 from bot.buttons import BUTTON_ITEMS
-from bot.drawing import draw_off_loop
 from bot.frontends.johari_bones import (
-    DRAW_TOKEN,
-    FRONTEND,
     HAND_TOKEN,
-    placement_choices,
-    private_summary,
     score_action,
     score_preview,
     swap_action,
 )
-from bot.host import Host, MoveOutcome, UserError
-from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS
-from bot.replies import game_label, image_names, mention, outcome_message
+from bot.host import Host, UserError
+from bot.presses import private_panel
+from bot.render.johari_bones import BOX_LABELS
+from bot.replies import game_label, outcome_message
 from bot.store import SessionRecord
 from cogs.verbs import MAX_CHOICES
-from games.johari_scoring import BOXES
 
 SLUG = "johari-bones"
 VIEW_FILE = "your-view.png"
@@ -60,22 +46,11 @@ KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
          app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
 
 
-async def private_reply(session: SessionRecord, view: dict, player: str) -> dict:
-    """Keyword arguments for one player's ephemeral picture of his own view, with placement buttons."""
-    names = image_names(session)
-    buttons = discord.ui.View(timeout=None)
-    for label, action in placement_choices(view, player, names):
-        buttons.add_item(PlaceButton(session.id, session.version, action["target"], action["position"],
-                                     label=label))
-    header = f"**Your bones in {game_label(session)}** (hand {view['hand']}, only you see this):"
-    return {
-        "content": f"{header}\n{private_summary(view, player, names)}"[:2000],
-        "file": discord.File(io.BytesIO(await draw_off_loop(FRONTEND.draw_private, view, names, player)),
-                             filename=VIEW_FILE),
-        "view": buttons,
-        "ephemeral": True,
-        "allowed_mentions": discord.AllowedMentions.none(),
-    }
+async def private_reply(session: SessionRecord, view: dict, player: str, legal: dict[str, list[dict]]) -> dict:
+    """Keyword arguments for one player's ephemeral panel: his own view, in words and picture, and his choices."""
+    panel = await private_panel(session, view, player, legal)
+    assert panel is not None, "a Johari player's panel always has words"
+    return panel
 
 
 async def show_hand(interaction: discord.Interaction, session: SessionRecord) -> None:
@@ -85,19 +60,9 @@ async def show_hand(interaction: discord.Interaction, session: SessionRecord) ->
         raise UserError(NOT_PLAYING)
     if session.status == "lobby":
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
-    view = host_of(interaction).view_for(session, player)
-    await interaction.response.send_message(**await private_reply(session, view, player))
-
-
-async def post_board(interaction: discord.Interaction, session: SessionRecord, outcome: MoveOutcome) -> None:
-    """The public board after a move made from a private message: in the game's channel, never in a DM."""
-    if interaction.channel_id is not None and str(interaction.channel_id) == session.channel_id:
-        await interaction.followup.send(**outcome_message(outcome))
-        channel = interaction.channel
-    else:
-        channel = game_channel(interaction.client, session)
-        await channel.send(**outcome_message(outcome))
-    await send_private_views(interaction.client, channel, outcome)
+    host = host_of(interaction)
+    panel = await private_reply(session, host.view_for(session, player), player, host.legal_by_player(session))
+    await interaction.response.send_message(**panel)
 
 
 async def draw(interaction: discord.Interaction, session: SessionRecord, version: int | None = None) -> None:
@@ -105,45 +70,26 @@ async def draw(interaction: discord.Interaction, session: SessionRecord, version
     player = str(interaction.user.id)
     outcome = await host_of(interaction).act(session.id, player, {"type": "draw"}, expected_version=version)
     await interaction.response.send_message(**outcome_message(outcome))
-    await interaction.followup.send(**await private_reply(outcome.session, outcome.views_after[player], player))
+    await interaction.followup.send(**await private_reply(outcome.session, outcome.views_after[player], player,
+                                                          outcome.legal))
     await send_private_views(interaction.client, interaction.channel, outcome)
 
 
+def _squeezed(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+BOX_NAMES = {_squeezed(name): box for box, label in BOX_LABELS.items() for name in (box, label)} | {
+    "run4": "run4", "4run": "run4", "run5": "run5", "5run": "run5"}
+"""What a player may type for a box: its name as shown ("Full House", "4 Run") or its key, in any case."""
+
+
 def box_action(box: str) -> dict:
-    """The /score action, refused with the list of boxes when `box` is not one of them."""
-    if box not in BOXES:
-        boxes = ", ".join(f"{key} ({label})" for key, label in BOX_LABELS.items())
-        raise UserError(f"Choose a box from the list: {boxes}.")
-    return score_action(box)
-
-
-class DrawButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"parlor:johari-draw:(?P<session>[0-9]+):(?P<version>[0-9]+)"):
-    """The board's Draw: like /draw, for whoever presses it (the engine refuses the wrong player)."""
-
-    def __init__(self, session_id: int, version: int, token: str = DRAW_TOKEN, *, label: str = "Draw",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"parlor:johari-draw:{session_id}:{version}"))
-        self.session_id, self.version = session_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> DrawButton:
-        return cls(int(match["session"]), int(match["version"]), label=item.label or "Draw", style=item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            session = await pressed_session(interaction, self.session_id)
-            await draw(interaction, session, self.version)
-            if interaction.message is not None:
-                # The old board's Draw is spent; its "Show my bones" still shows the current view.
-                keep = discord.ui.View(timeout=None)
-                keep.add_item(ShowBonesButton(self.session_id))
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.message.edit(view=keep)
-
-        await guarded(interaction, work)
+    """The /score action for a box named as the player sees it, refused with the list when it is no box."""
+    found = BOX_NAMES.get(_squeezed(box))
+    if found is None:
+        raise UserError(f"Choose a box from the list: {', '.join(BOX_LABELS.values())}.")
+    return score_action(found)
 
 
 class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -163,39 +109,6 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             await show_hand(interaction, await pressed_session(interaction, self.session_id))
-
-        await guarded(interaction, work)
-
-
-class PlaceButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"parlor:johari-place:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<target>[0-9]+)"
-                           r":(?P<position>in|up|out)"):
-    """One place for the drawn bone, on the drawer's private message; labelled by target and position."""
-
-    def __init__(self, session_id: int, version: int, target: str, position: str, *, label: str) -> None:
-        super().__init__(discord.ui.Button(
-            label=label[:80], style=discord.ButtonStyle.primary,
-            custom_id=f"parlor:johari-place:{session_id}:{version}:{target}:{position}"))
-        self.session_id, self.version, self.target, self.position = session_id, version, target, position
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> PlaceButton:
-        return cls(int(match["session"]), int(match["version"]), match["target"], match["position"],
-                   label=item.label or POSITION_LABELS[match["position"]])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            host = host_of(interaction)
-            await pressed_session(interaction, self.session_id)
-            action = {"type": "place", "target": self.target, "position": self.position}
-            outcome = await host.act(self.session_id, str(interaction.user.id), action,
-                                     expected_version=self.version)
-            where = POSITION_LABELS[self.position].lower()
-            owner = "your own" if self.target == str(interaction.user.id) else f"{mention(self.target)}'s"
-            await interaction.response.edit_message(content=f"Placed on {owner} {where}.", attachments=[],
-                                                    view=None, allowed_mentions=discord.AllowedMentions.none())
-            await post_board(interaction, outcome.session, outcome)
 
         await guarded(interaction, work)
 
@@ -309,7 +222,6 @@ class JohariBones(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(DrawButton, ShowBonesButton, PlaceButton, GamePicker)
-    BUTTON_ITEMS[(SLUG, DRAW_TOKEN)] = DrawButton
+    bot.add_dynamic_items(ShowBonesButton, GamePicker)
     BUTTON_ITEMS[(SLUG, HAND_TOKEN)] = ShowBonesButton
     await bot.add_cog(JohariBones(bot))

@@ -34,10 +34,37 @@ def postgres_server() -> Iterator[PostgresServer]:
     server.stop()
 
 
-@pytest_asyncio.fixture
-async def postgres_url(postgres_server: PostgresServer) -> str:
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
     """A fresh, empty PostgreSQL database for one test: its DATABASE_URL."""
-    return await postgres_server.create_database()
+    return postgres_server.create_database()
+
+
+DATABASE_KINDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run each test on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`pytestmark = pytest.mark.both_databases` runs a module's database tests on both databases."""
+    if metafunc.definition.get_closest_marker("both_databases") and "database_kind" in metafunc.fixturenames:
+        metafunc.parametrize("database_kind", DATABASE_KINDS)
+
+
+@pytest.fixture
+def database_kind() -> str:
+    """Which database `database_url` is: SQLite, or both for modules marked `both_databases`."""
+    return "sqlite"
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, database_kind: str, tmp_path) -> str:
+    """A fresh empty database of `database_kind`, as a DATABASE_URL."""
+    if database_kind == "postgresql":
+        return request.getfixturevalue("postgres_url")
+    return f"sqlite:///{tmp_path / 'parlor.sqlite3'}"
 
 
 def bot_settings(fake: FakeDiscord, database: str, **overrides: Any) -> Settings:
@@ -63,9 +90,11 @@ async def start_bot(fake: FakeDiscord, database: str, *, ready_shards: tuple[int
 
 
 @pytest_asyncio.fixture
-async def parlor(fake_discord: FakeDiscord, tmp_path) -> AsyncIterator[ParlorBot]:  # noqa: F811
-    """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route."""
-    bot, task = await start_bot(fake_discord, str(tmp_path / "parlor.sqlite3"))
+async def parlor(fake_discord: FakeDiscord, database_url: str) -> AsyncIterator[ParlorBot]:  # noqa: F811
+    """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route.
+
+    Its database is `database_url`'s: SQLite, or both databases in a module marked `both_databases`."""
+    bot, task = await start_bot(fake_discord, database_url)
     yield bot
     await bot.close()
     await task

@@ -20,8 +20,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import asyncpg
-
 UNPRIVILEGED_USERS = ("postgres", "nobody")
 
 
@@ -97,14 +95,11 @@ class PostgresServer:
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    async def create_database(self) -> str:
+    def create_database(self) -> str:
         """A new empty database; returns its DATABASE_URL."""
         name = f"parlor_test_{os.getpid()}_{next(self._names)}"
-        connection = await asyncpg.connect(self.dsn())
-        try:
-            await connection.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await connection.close()
+        subprocess.run([str(self.bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                        name], check=True, capture_output=True)
         return self.dsn(name)
 
     def log(self) -> str:

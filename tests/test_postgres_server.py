@@ -6,7 +6,7 @@ import asyncpg
 
 
 async def test_each_test_gets_an_empty_database_of_its_own(postgres_server, postgres_url):
-    other = await postgres_server.create_database()
+    other = postgres_server.create_database()
     assert other != postgres_url
     first = await asyncpg.connect(postgres_url)
     try:

@@ -2,6 +2,12 @@
 
 Narration sees only events, which carry no hidden bone; every private helper reads one
 player's view and nothing else, so what it shows is exactly what that player may see.
+
+Components (see bot/frontend.py): the table offers the player to act **Draw** and a **Swap…** menu,
+and at scoring time **Choose a box** to those who have not scored; **Show my bones** is for anyone.
+A player's private reply (after his Draw, Show my bones or Choose a box) offers what depends on
+his own bones: where the drawn bone goes, and a menu of his open boxes with what each would score.
+Labels name players and positions only, never a bone.
 """
 
 from __future__ import annotations
@@ -9,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Events, Frontend, Names, display_name
+from bot.frontend import ActionButton, Component, Events, Frontend, Legal, Names, Option, Select, Step, display_name
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
@@ -18,10 +24,13 @@ PLACE_POSITIONS = ("in", "up", "out")
 SWAP_KINDS = ("up", "in-out")
 PRIVATE_POSITIONS = ("down", "in", "out")
 DRAW_TOKEN = "draw"
+BOXES_TOKEN = "boxes"
+"""The table's "Choose a box" button: opens the presser's own box menu (a step, not a move)."""
 HAND_TOKEN = "hand"
 """The "Show my bones" button's token: not a move, so the cog draws it as its own button."""
 
 RULES_TEXT = """**Johari Bones** — 2–4 players, one double-six set, 10 hands.
+Play with the buttons and menus under the table, or the commands below.
 Each hand you hold four bones: **face up** (everyone sees it), **face down** (nobody does), \
 **face in** (only you) and **face out** (everyone but you).
 On each of your **3 turns** per hand, either:
@@ -29,7 +38,8 @@ On each of your **3 turns** per hand, either:
 you get or `/place`: on your own face in or face up, or on another player's face out \
 or face up (the bone it replaces leaves the hand), or
 • `/swap` your face up with another's face up, or your face in with another's face out.
-Then every bone is revealed and each player `/score`s one open box with the 8 ends of his bones:
+Then every bone is revealed and each player scores one open box (**Choose a box**, or `/score`) with \
+the 8 ends of their bones:
 • Ones–Sixes: the ends showing that number • Full House: three of one number + two of another \
 (their sum) • 4 Run / 5 Run: consecutive numbers, 0 counts (their sum) • Chance: all ends.
 Two blank ends together may act as one wild end (1–6); the bot uses it as well as it can.
@@ -103,10 +113,39 @@ def private_summary(private_view: Mapping[str, Any], viewer: str, names: Names |
     return "\n".join(lines)
 
 
+def _mentions(view: Mapping[str, Any]) -> dict[str, str]:
+    """Names for component labels: mentions, which the layout turns into display names."""
+    return {entry["id"]: f"<@{entry['id']}>" for entry in view["players"]}
+
+
+def _swap_option(action: dict) -> Option:
+    other = f"<@{action['with']}>"
+    label = (f"Swap face-up bones with {other}" if action["kind"] == "up"
+             else f"Swap your face in for {other}'s face out")
+    return Option(label, f"swap.{action['kind']}.{action['with']}")
+
+
+def _box_menu(view: dict, viewer: str) -> Select:
+    scores = score_preview(view, viewer)
+    options = tuple(Option(f"{BOX_LABELS[box]}: {_points(points)}", f"score.{box}") for box, points in scores.items())
+    return Select("score", "Score this hand in…", options, (viewer,))
+
+
+def _points(points: int) -> str:
+    return "1 point" if points == 1 else f"{points} points"
+
+
 class JohariBonesFrontend(Frontend):
     slug = "johari-bones"
+    private_view = True
     rules_text = RULES_TEXT
     verbs = {"place": "/place target:<player> position:in|up|out — put the bone you drew"}
+    commands = {
+        "draw": "/draw — draw the top bone of the pile (only you see it)",
+        "swap": "/swap kind:up|in-out with:<player> — swap a bone with another player",
+        "score": "/score box:<box> — score this hand in an open box (Full House, 4 Run, …)",
+        "hand": "/hand — a picture of every bone you may see, for you alone",
+    }
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return render_board(view, names)
@@ -191,14 +230,44 @@ class JohariBonesFrontend(Frontend):
             lines.append(f"Waiting for {waiting} {step}.")
         return "\n".join(lines)
 
-    def buttons(self, view: dict) -> list[ActionButton]:
-        """Draw while a turn waits for it; "Show my bones" (a private reply, see cogs) while the game runs."""
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """Draw and Swap… for the player to act, Choose a box at scoring time, Show my bones for anyone."""
         if view["phase"] == "over":
             return []
-        hand = ActionButton("Show my bones", HAND_TOKEN, style="secondary")
+        acting = tuple(view["to_act"])
+        found: list[Component] = []
         if view["phase"] == "turns":
-            return [ActionButton("Draw", DRAW_TOKEN), hand]
-        return [hand]
+            if any({"type": "draw"} in legal.get(player, []) for player in acting):
+                found.append(ActionButton("Draw", DRAW_TOKEN, players=acting))
+            swaps = [action for player in acting for action in legal.get(player, []) if action["type"] == "swap"]
+            if swaps:
+                found.append(Select("swap", "Swap a bone with another player…",
+                                    tuple(_swap_option(action) for action in swaps), acting))
+        if view["phase"] == "scoring":
+            found.append(ActionButton("Choose a box", BOXES_TOKEN, players=acting))
+        found.append(ActionButton("Show my bones", HAND_TOKEN, style="secondary"))
+        return found
+
+    def private_components(self, view: dict, viewer: str, legal: Legal) -> list[Component]:
+        """Where the drawn bone goes, or which box to score: each depends on the viewer's own bones."""
+        places = placement_choices(view, viewer, _mentions(view))
+        if places:
+            return [ActionButton(label, f"place.{action['target']}.{action['position']}", players=(viewer,))
+                    for label, action in places]
+        if view["phase"] == "scoring" and viewer in view["to_act"]:
+            return [_box_menu(view, viewer)]
+        return []
+
+    def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
+        if token != BOXES_TOKEN:
+            return None
+        if view["phase"] != "scoring" or viewer not in view["to_act"]:
+            return Step("You have no box to choose now.", ())
+        return Step("Which box does this hand go in? Each shows what your bones score there.",
+                    (_box_menu(view, viewer),))
+
+    def private_text(self, view: dict, names: Names, viewer: str) -> str:
+        return f"**Your bones** (hand {view['hand']}, only you see this):\n{private_summary(view, viewer, names)}"
 
     def action_for_button(self, token: str) -> dict:
         """`draw`, `place.<target>.<position>`, `swap.<kind>.<with>` or `score.<box>`."""

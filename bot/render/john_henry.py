@@ -272,20 +272,19 @@ def _draw_legend(board: Board) -> None:
                f"At Promontory (7) both add up: {SPIKE_DOTS} dots drive the golden spike.", SMALL, INK, "lm")
 
 
-def _final_scores(view: dict, names: Mapping[str, str]) -> list[tuple[str, str, Colour]]:
+def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
+    """The final banner's headline and each railroad's line."""
     scores = []
     for seat, player in enumerate(view["players"]):
         where = "drove the spike" if player["id"] == view["winner"] else f"at station {player['space']}"
         scores.append((_name(names, player["id"]), f"· {where}", PLAYER_COLOURS[seat]))
-    return scores
+    return f"{_name(names, view['winner'])} drives the golden spike!", scores
 
 
 def render(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:
     board = Board(_track().copy())
     if view["phase"] == "over":
-        top = (HEADER_H - BANNER_HEIGHT) // 2
-        winner = _name(names, view["winner"])
-        draw_result_banner(board, top, f"{winner} drives the golden spike!", _final_scores(view, names))
+        draw_result_banner(board, (HEADER_H - BANNER_HEIGHT) // 2, *result_banner(view, names))
     else:
         _draw_header(board, view, names)
     _draw_railroads(board, view)

@@ -34,6 +34,7 @@ from bot.render.canvas import (
     fit_size,
     game_palette,
     text_width,
+    token_labels,
 )
 from games.two_fat_dudes import EXIT, PENALTY_PER_STEP, TRACK, edge_cost
 
@@ -171,6 +172,7 @@ def _draw_turn(board: Board, view: dict, names: Mapping[str, str], events: Seque
 def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
     players = view["players"]
     shared = players[0]["position"] == players[1]["position"]
+    labels = token_labels([_name(names, player["id"]) or "?" for player in players])
     for index, player in enumerate(players):
         x = position_x(player["position"])
         y = MID_Y + 10 + ((index * 2 - 1) * 20 if shared else 0)
@@ -178,8 +180,9 @@ def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
         ring = EDGE_RING if view.get("edge") == player["id"] else INK
         board.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=TOKEN[player["colour"]],
                            outline=ring, width=4 if ring != INK else 2)
-        initial = (_name(names, player["id"]) or "?")[:1].upper()
-        board.text((x, y), initial, BODY if shared else KEY, WHITE, "mm", bold=True)
+        label = labels[index]
+        size = BODY if shared or len(label) > 1 else KEY
+        board.text((x, y), label, fit_size(label, size, radius * 2 - 6, smallest=SMALL), WHITE, "mm", bold=True)
 
 
 def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
@@ -207,23 +210,22 @@ def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
                    INK if index < 2 else MUTED, "lm", bold=index == 1)
 
 
-def _final_scores(view: dict, names: Mapping[str, str]) -> list[tuple[str, str, Colour]]:
-    return [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
-
-
-def _headline(view: dict, names: Mapping[str, str]) -> str:
+def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
+    """The final banner's headline and each player's final score."""
     winners = [_name(names, p) for p in view.get("winners") or []]
     if len(winners) > 1:
-        return "Shared victory: " + " and ".join(winners)
-    if winners:
-        return f"{winners[0]} is the Honorary Skinny Dude!"
-    return "Game over"
+        headline = "Shared victory: " + " and ".join(winners)
+    elif winners:
+        headline = f"{winners[0]} is the Honorary Skinny Dude!"
+    else:
+        headline = "Game over"
+    return headline, [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
 
 
 def draw_hallway(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:
     board = Board(_hallway().copy())
     if view["phase"] == "over":
-        draw_result_banner(board, 6, _headline(view, names), _final_scores(view, names))
+        draw_result_banner(board, 6, *result_banner(view, names))
         _draw_turn(board, view, names, events, BANNER_HEIGHT + 6 + 18 - 34)
     else:
         _draw_players(board, view, names)

@@ -29,8 +29,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "parlor.sqlite3")
+async def store(database_url):
+    store = await Store.connect(database_url)
     yield store
     await store.close()
 

@@ -10,6 +10,7 @@ from PIL import Image
 from bot.frontend import ActionButton, Frontend, Select
 from bot.frontends import FRONTENDS
 from bot.frontends.follow_the_arrow import FRONTEND, RULES_TEXT
+from bot.render.canvas import PHONE_WIDTH
 from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
 from games.core import IllegalMove, ScriptedRandomness
 from games.follow_the_arrow import GAME
@@ -52,7 +53,7 @@ def test_frontend_is_registered():
 def test_board_png_decodes_at_the_expected_size():
     image = png_image(FRONTEND.draw_board(GAME.view(started(), None), NAMES))
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
-    assert 800 <= WIDTH <= 1000
+    assert WIDTH == PHONE_WIDTH and HEIGHT < 1.2 * WIDTH
 
 
 def test_pawns_show_in_their_colours_on_their_circles():
@@ -229,4 +230,4 @@ def test_describe_state_lists_pawns_turn_and_calls():
 
 def test_frontend_is_a_frontend():
     assert isinstance(FRONTEND, Frontend)
-    assert set(FRONTEND.verbs) == {"place", "move", "jump"}
+    assert set(FRONTEND.verbs) == {"place", "move"} and set(FRONTEND.commands) == {"jump"}

@@ -8,7 +8,7 @@ import re
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton
+from bot.frontend import ActionButton, Select
 from bot.frontends import FRONTENDS
 from bot.frontends.johari_bones import (
     FRONTEND,
@@ -18,6 +18,7 @@ from bot.frontends.johari_bones import (
     score_preview,
     swap_action,
 )
+from bot.render.canvas import PHONE_WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.johari_bones import BONES, GAME, State
 from games.johari_scoring import BOXES, box_score
@@ -63,7 +64,7 @@ def test_registered_under_its_slug():
 
 def test_board_is_a_png_of_board_width():
     width, height = png_size(FRONTEND.draw_board(GAME.view(new(), None), NAMES))
-    assert width == 960 and 600 < height < 1000
+    assert width == PHONE_WIDTH and 500 < height < 1.2 * PHONE_WIDTH
 
 
 def test_board_changes_when_the_view_changes():
@@ -89,7 +90,7 @@ def test_board_ignores_whatever_a_private_view_adds():
 def test_private_picture_shows_what_the_viewer_sees():
     state = drawn_state()
     private = FRONTEND.draw_private(GAME.view(state, A), NAMES, A)
-    assert png_size(private)[0] == 960
+    assert png_size(private)[0] == PHONE_WIDTH
     assert private != FRONTEND.draw_board(GAME.view(state, None), NAMES)
     without_drawn = {**GAME.view(state, A), "drawn": None}
     assert private != FRONTEND.draw_private(without_drawn, NAMES, A)
@@ -116,17 +117,25 @@ def test_private_digest_is_none_when_nothing_is_private():
     assert FRONTEND.private_digest({}) is None
 
 
-def test_draw_button_only_during_turns_and_it_is_legal():
+def table(state):
+    legal = {player: GAME.legal_actions(state, player) for player in state.players}
+    return FRONTEND.components(GAME.view(state, None), legal)
+
+
+def test_draw_and_swap_only_during_turns_for_the_player_to_act_and_legal():
     state = new()
     show = ActionButton("Show my bones", "hand", style="secondary")
-    buttons = FRONTEND.buttons(GAME.view(state, None))
-    assert buttons == [ActionButton("Draw", "draw"), show]
-    action = FRONTEND.action_for_button("draw")
-    assert action in GAME.legal_actions(state, A)
-    assert FRONTEND.buttons(GAME.view(drawn_state(), None)) == [show]
-    assert FRONTEND.buttons(GAME.view(revealed_state(), None)) == [show]
+    draw, swap, shown = table(state)
+    assert draw == ActionButton("Draw", "draw", players=(A,)) and shown == show
+    assert FRONTEND.action_for_button("draw") in GAME.legal_actions(state, A)
+    assert isinstance(swap, Select) and swap.players == (A,)
+    assert sorted(str(FRONTEND.action_for_button(o.token)) for o in swap.options) == sorted(
+        str(a) for a in GAME.legal_actions(state, A) if a["type"] == "swap")
+    assert table(drawn_state()) == [show]
+    boxes, shown = table(revealed_state())
+    assert boxes.token == "boxes" and set(boxes.players) == set(GAME.to_act(revealed_state())) and shown == show
     over = GAME.view(revealed_state(), None) | {"phase": "over"}
-    assert FRONTEND.buttons(over) == []
+    assert FRONTEND.components(over, {}) == []
 
 
 def test_private_summary_names_only_the_bones_of_the_view():

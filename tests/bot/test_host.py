@@ -1,4 +1,4 @@
-"""The host against a real SQLite file: lobbies, moves, locking, refusals, replay."""
+"""The host against a real SQLite file and a real PostgreSQL: lobbies, moves, locking, refusals, replay."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from bot.host import Host, UserError
 from bot.store import Store
 from games import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL
+
+pytestmark = pytest.mark.both_databases
 
 CHANNEL = "900"
 
@@ -53,8 +55,22 @@ async def test_join_twice_and_leave(host):
         await host.join(CHANNEL, ALICE)
     closed = await host.leave(CHANNEL, ALICE.id)
     assert closed.status == "abandoned"
-    with pytest.raises(UserError, match="no game in this channel"):
+    with pytest.raises(UserError, match=r"lobby here was closed before its game began\. `/game start`") as refused:
         await host.open_session(CHANNEL)
+    assert "/game begin" not in refused.value.message
+
+
+async def test_after_a_game_ends_a_move_says_it_is_over_and_how_to_start_another(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    while session.status == "active":
+        player = host.to_act(session)[0]
+        session = (await host.act(session.id, player, {"type": "roll"})).session
+    with pytest.raises(UserError, match="John Henry game here is over") as refused:
+        await host.act_in_channel(CHANNEL, ALICE.id, {"type": "roll"})
+    assert "`/game start`" in refused.value.message and "rematch" not in refused.value.message, "no match here"
+    assert "no game" not in refused.value.message
 
 
 async def test_no_game_here(host):
@@ -62,15 +78,14 @@ async def test_no_game_here(host):
         await host.act_in_channel(CHANNEL, ALICE.id, {"type": "roll"})
 
 
-async def test_a_move_survives_closing_and_reopening_the_store(tmp_path, clock):
-    path = tmp_path / "parlor.sqlite3"
-    store = await Store.open(path)
+async def test_a_move_survives_closing_and_reopening_the_store(database_url, clock):
+    store = await Store.connect(database_url)
     host = Host(store, clock=clock)
     session_id = await start_john_henry(host)
     outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     await store.close()
 
-    reopened = Host(await Store.open(path), clock=clock)
+    reopened = Host(await Store.connect(database_url), clock=clock)
     session = await reopened.session(session_id)
     assert session.version == outcome.session.version
     assert reopened.public_view(session) == outcome.public_view

@@ -1,7 +1,9 @@
-"""The store against a real SQLite file: migrations, the one-open-game rule, versions, the move log."""
+"""The store against a real SQLite file and a real PostgreSQL: migrations, the one-open-game rule,
+versions, the move log."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -10,17 +12,17 @@ from bot.migrations import MIGRATIONS
 from bot.store import ChannelBusy, Seat, StaleVersion, Store
 
 ALICE = Seat(id="101", name="Alice")
+pytestmark = pytest.mark.both_databases
 
 
-async def test_migrations_run_once_and_reopening_keeps_data(tmp_path):
-    path = tmp_path / "parlor.sqlite3"
-    store = await Store.open(path)
+async def test_migrations_run_once_and_reopening_keeps_data(database_url):
+    store = await Store.connect(database_url)
     assert await store.schema_version() == len(MIGRATIONS)
     lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     await store.close()
 
-    reopened = await Store.open(path)
+    reopened = await Store.connect(database_url)
     assert await reopened.schema_version() == len(MIGRATIONS)
     again = await reopened.session(lobby.id)
     assert again == lobby
@@ -34,8 +36,8 @@ async def test_wal_mode_is_on(tmp_path):
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_one_open_session_per_channel(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_one_open_session_per_channel(database_url):
+    store = await Store.connect(database_url)
     first = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     with pytest.raises(ChannelBusy):
@@ -48,8 +50,8 @@ async def test_one_open_session_per_channel(tmp_path):
     await store.close()
 
 
-async def test_stale_version_writes_nothing(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_stale_version_writes_nothing(database_url):
+    store = await Store.connect(database_url)
     lobby = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                      invited=[], options={}, now=1.0)
     await store.update_session(lobby, now=2.0, status="active", state="{}")
@@ -62,8 +64,8 @@ async def test_stale_version_writes_nothing(tmp_path):
     await store.close()
 
 
-async def test_record_move_appends_in_sequence(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_record_move_appends_in_sequence(database_url):
+    store = await Store.connect(database_url)
     session = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
                                        invited=[], options={}, now=1.0)
     for n in range(3):
@@ -74,3 +76,21 @@ async def test_record_move_appends_in_sequence(tmp_path):
     assert [m.outcomes["rolls"] for m in moves] == [[1], [2], [3]]
     assert session.version == 3 and session.state == "2"
     await store.close()
+
+
+async def test_two_stores_on_one_database_never_both_apply_a_move_from_one_version(database_url):
+    """Two processes' stores (two connections or pools) racing from the same version: one move wins."""
+    one, two = await Store.connect(database_url), await Store.connect(database_url)
+    lobby = await one.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                   invited=[], options={}, now=1.0)
+    session = await one.update_session(lobby, now=2.0, status="active", state="{}")
+    results = await asyncio.gather(
+        *(store.record_move(session, player="101", action={"type": "roll"}, outcomes={"rolls": [n]},
+                            now=3.0, state=str(n)) for n, store in enumerate((one, two))),
+        return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["SessionRecord", "StaleVersion"]
+    (winner,) = [r for r in results if not isinstance(r, BaseException)]
+    assert [m.outcomes["rolls"] for m in await two.moves(session.id)] == [[int(winner.state)]]
+    assert (await one.session(session.id)).version == session.version + 1
+    await one.close()
+    await two.close()

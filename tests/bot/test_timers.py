@@ -1,9 +1,11 @@
-"""The turn dispatcher on a real SQLite file and a fake clock: reminders, notices, restarts, the loop."""
+"""The turn dispatcher on a real SQLite file or PostgreSQL and a fake clock: reminders, notices, restarts, the loop."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+
+import pytest
 
 from bot.host import Host
 from bot.migrations import MIGRATIONS
@@ -13,6 +15,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, FakeWait, Outbox, play_until_over, start_game
 
 CHANNEL = "900"
+pytestmark = pytest.mark.both_databases
 
 
 async def arrow_game(host: Host) -> tuple[int, str, str]:
@@ -89,9 +92,8 @@ async def test_a_stale_timer_is_dropped_not_sent(host, store, clock):
     assert [timer.player for timer in await store.pending_timers()] == [first]
 
 
-async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp_path, clock):
-    path = tmp_path / "parlor.sqlite3"
-    store = await Store.open(path)
+async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(database_url, clock):
+    store = await Store.connect(database_url)
     host = Host(store, clock=clock)
     session_id, first, _ = await arrow_game(host)
     clock.advance(13 * HOUR)  # due, but the bot goes down before its dispatcher runs
@@ -99,7 +101,7 @@ async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp
 
     outbox = Outbox()
     for _ in range(2):  # two restarts, each dispatching twice
-        restarted = Host(await Store.open(path), clock=clock)
+        restarted = Host(await Store.connect(database_url), clock=clock)
         dispatcher = outbox.dispatcher(restarted)
         await dispatcher.dispatch_due()
         await dispatcher.dispatch_due()
@@ -108,16 +110,15 @@ async def test_a_restart_between_due_time_and_dispatch_sends_it_exactly_once(tmp
     assert outbox.reminders[0].session.id == session_id
 
     clock.advance(11 * HOUR)
-    again = Host(await Store.open(path), clock=clock)
+    again = Host(await Store.connect(database_url), clock=clock)
     assert await outbox.dispatcher(again).dispatch_due() == 1, "the next period's reminder survived the restarts"
     assert outbox.reminded == [first, first]
     await again.store.close()
 
 
-async def test_two_dispatchers_on_one_database_send_once(tmp_path, clock):
-    path = tmp_path / "parlor.sqlite3"
-    one = Host(await Store.open(path), clock=clock)
-    two = Host(await Store.open(path), clock=clock)
+async def test_two_dispatchers_on_one_database_send_once(database_url, clock):
+    one = Host(await Store.connect(database_url), clock=clock)
+    two = Host(await Store.connect(database_url), clock=clock)
     await arrow_game(one)
     clock.advance(12 * HOUR)
     outbox = Outbox()

@@ -24,7 +24,7 @@ async def test_a_johari_game_at_debug_logs_no_bone(fake_discord, parlor):
         await fake.slash(alice, "game begin", channel=channel)
         board = latest_board(fake, channel)
         drew = await fake.click(alice, board, board.button(label="Draw")["custom_id"])
-        offer = await drew.wait_for_followup()
+        offer = drew.response  # the drawer's private panel
         await fake.click(alice, offer, offer.button(label="bob's face out")["custom_id"])
         await fake.slash(bob, "swap", channel=channel, kind="up", options={"with": carol})
         await fake.slash(carol, "hand", channel=channel)

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-import sys
 from pathlib import Path
 
 from bot.client import ParlorBot
 from games import GAMES
 from tests.e2e.helpers import is_over, latest_board, mentioned, player_to_act
+from tests.e2e.processes import bot_process, stop
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeUser
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def start_game(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> None:
@@ -102,32 +98,12 @@ async def test_refusals_when_there_is_no_game_or_it_is_over(fake_discord, parlor
     assert rules.ephemeral and "John Henry" in rules.response.embed["title"]
 
 
-def bot_process(fake: FakeDiscord, database: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": f"sqlite:///{database}",
-           "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
-           "DISCORD_GUILD_ID": "", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING"}
-    return asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=database.parent, env=env,
-                                          stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-
-
-async def stop(process: asyncio.subprocess.Process) -> None:
-    """SIGTERM, as a service manager would send: the bot must close cleanly and promptly."""
-    process.terminate()
-    try:
-        _, stderr = await asyncio.wait_for(process.communicate(), timeout=10)
-    except TimeoutError:
-        process.kill()
-        _, stderr = await process.communicate()
-        raise AssertionError(f"the bot did not stop on SIGTERM: {stderr.decode(errors='replace')}") from None
-    assert process.returncode == 0, stderr.decode(errors="replace")
-
-
 async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDiscord, tmp_path: Path):
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     database = tmp_path / "parlor.sqlite3"
 
-    first = await bot_process(fake_discord, database)
+    first = await bot_process(fake_discord, tmp_path, f"sqlite:///{database}")
     await fake_discord.wait_until_ready(timeout=20)
     await start_game(fake_discord, channel, alice, bob)
     for step in range(4):
@@ -137,7 +113,7 @@ async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDisc
     await stop(first)
 
     identified = fake_discord.gateway.identify_count
-    second = await bot_process(fake_discord, database)
+    second = await bot_process(fake_discord, tmp_path, f"sqlite:///{database}")
     try:
         await fake_discord.wait_for(lambda: fake_discord.gateway.identify_count > identified
                                     and fake_discord.gateway.connected, timeout=20, what="the restarted bot")

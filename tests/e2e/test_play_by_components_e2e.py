@@ -75,3 +75,9 @@ async def test_a_form_opened_before_a_restart_is_answered_after_it(fake_discord,
     finally:
         await second.close()
     fake_discord.assert_no_unknown_routes()
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 8), (3, 9)])
+async def test_johari_bones_is_played_to_the_end_by_buttons_and_menus(fake_discord, parlor, players, seed) -> None:
+    game = await play(fake_discord, parlor, "johari-bones", players, seed)
+    assert game.kinds["select"] > 0
