@@ -15,8 +15,8 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Generator, Sequence
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -28,15 +28,15 @@ log = logging.getLogger(__name__)
 class Rows:
     """A statement's result: its rows, and the rowcount and lastrowid of a write."""
 
-    def __init__(self, rows: list[sqlite3.Row], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
+    def __init__(self, rows: Sequence[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = list(rows)
         self.rowcount = rowcount
         self.lastrowid = lastrowid
 
-    async def fetchone(self) -> sqlite3.Row | None:
+    async def fetchone(self) -> Any:
         return self._rows[0] if self._rows else None
 
-    async def fetchall(self) -> list[sqlite3.Row]:
+    async def fetchall(self) -> list[Any]:
         return list(self._rows)
 
     async def __aenter__(self) -> Rows:
@@ -46,10 +46,16 @@ class Rows:
         return None
 
 
+class Runs(Protocol):
+    """A connection that runs one statement to its whole result (SQLite's here, PostgreSQL's)."""
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> Awaitable[Rows]: ...
+
+
 class Statement:
     """`await conn.execute(...)` or `async with conn.execute(...) as rows`, as with aiosqlite."""
 
-    def __init__(self, connection: SerializedConnection, sql: str, params: Sequence[Any]) -> None:
+    def __init__(self, connection: Runs, sql: str, params: Sequence[Any]) -> None:
         self._run = connection.run(sql, params)
 
     def __await__(self) -> Generator[Any, None, Rows]:

@@ -1,7 +1,7 @@
 """Storage trouble, told truthfully: what failed, that nothing was changed, and what to do.
 
-The store turns the database's own errors into these (SQLite's result codes in bot.db_connection;
-another store maps its driver's errors the same way). Each is raised only after the transaction
+The database connections turn their driver's errors into these: SQLite's result codes in
+bot.db_connection, PostgreSQL's SQLSTATE codes in bot.postgres. Each is raised only after the transaction
 was rolled back, so the reply can say the move was not made. `reply` is the private answer to the
 user; `startup` the one line printed when the bot cannot use its database at all.
 """
@@ -55,4 +55,22 @@ def from_sqlite(error: sqlite3.Error) -> StorageError | None:
     """The storage trouble an SQLite error stands for; None for the others (constraints, bugs)."""
     code = getattr(error, "sqlite_errorcode", None)
     kind = _BY_CODE.get(code & 0xFF) if isinstance(code, int) else None
+    return kind(str(error)) if kind else None
+
+
+# PostgreSQL's SQLSTATE codes (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+_BY_SQLSTATE: dict[str, type[StorageError]] = {
+    "53100": StorageFull,      # disk_full
+    "53200": StorageError,     # out_of_memory
+    "53300": StorageBusy,      # too_many_connections
+    "55P03": StorageBusy,      # lock_not_available
+    "57014": StorageBusy,      # query_canceled (a statement or lock timeout)
+    "25006": StorageReadOnly,  # read_only_sql_transaction
+    "42501": StorageReadOnly,  # insufficient_privilege
+}
+
+
+def from_postgres(error: Exception) -> StorageError | None:
+    """The storage trouble a PostgreSQL error stands for (by its SQLSTATE); None for the others."""
+    kind = _BY_SQLSTATE.get(str(getattr(error, "sqlstate", "")))
     return kind(str(error)) if kind else None

@@ -166,8 +166,12 @@ class Store:
                 where = url.rsplit("@", 1)[-1].split("://", 1)[-1]  # host:port/database, never the password
                 raise DatabaseUnavailable(f"cannot open the PostgreSQL database {where}: {error}") from error
             store = cls(connection)
-            await store._migrate()
-            await store.set_meta("started_at", str(time.time()))  # fails now, not at the first move
+            try:
+                await store._migrate()
+                await store.set_meta("started_at", str(time.time()))  # fails now, not at the first move
+            except BaseException:
+                await store.close()
+                raise
             return store
         raise UnknownDatabase(DATABASE_URL_HELP)
 

@@ -88,11 +88,14 @@ async def test_odd_text_in_every_string_option_gets_a_short_private_refusal(fake
                 texts = [m.content or "" for m in fake.ephemeral_messages(user)]
                 assert not any(APOLOGY in text for text in texts), f"{where}: the apology"
                 if result.ephemeral:
-                    text = result.response.content or ""
-                    assert 0 < len(text) <= REFUSAL_LIMIT, f"{where}: {len(text)} characters"
-                    assert "Traceback" not in text
+                    reply = result.response
+                    text = reply.content or ""
+                    shown = "\n".join([text, *(str(embed.get("description", "")) for embed in reply.embeds)])
+                    assert shown.strip() or reply.attachments, f"{where}: an empty answer"
+                    assert len(text) <= REFUSAL_LIMIT, f"{where}: {len(text)} characters"
+                    assert "Traceback" not in shown
                     if len(value) > 100:
-                        assert value[:100] not in text, f"{where}: quotes more than a short prefix"
+                        assert value[:100] not in shown, f"{where}: quotes more than a short prefix"
     assert answered == len(tables) * len(targets) * len(ODD_VALUES)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "no error, no traceback"
     too_long = [e for e in fake.http_errors if e[2] == 400]
