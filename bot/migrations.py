@@ -63,7 +63,11 @@ MIGRATIONS: list[str] = [
         turn_clock_hours REAL
     );
     """,
-    # 3: the bot's own small facts: the fingerprint of the last command sync, the last start
+    # 3: committed dice: each game's secret seed (games.dice), revealed only once the game is over
+    """
+    ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
+    """,
+    # 4: the bot's own small facts: the fingerprint of the last command sync, the last start
     """
     CREATE TABLE bot_meta (
         key TEXT PRIMARY KEY,

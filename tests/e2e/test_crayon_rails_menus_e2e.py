@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.client import ParlorBot
 from games.crayon_rails.routing import network
+from tests.conftest import start_bot
 from tests.e2e.helpers import latest_board
 from tests.e2e.test_crayon_rails_e2e import Table, open_game
 from tests.fakediscord import FakeDiscord
@@ -51,3 +52,37 @@ async def test_keep_and_build_by_menus_with_a_preview_only_the_builder_sees(fake
     me = (await table.state()).player(str(alice.id))
     assert network(me) and me.cash < 50
     assert "builds" in latest_board(fake_discord, channel).embed["description"]
+
+
+async def test_menus_and_a_build_preview_still_work_after_a_restart(fake_discord: FakeDiscord, tmp_path):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    database = str(tmp_path / "parlor.sqlite3")
+    first, _ = await start_bot(fake_discord, database)
+    table = Table(fake_discord, first, channel, alice, bob)
+    await open_game(fake_discord, channel, alice, bob)
+    await table.ok(alice, "keep")
+    await table.ok(bob, "keep")
+    table_message = latest_board(fake_discord, channel)
+    build = menu(table_message, "build")
+    shown = await fake_discord.select(alice, table_message, build["custom_id"], [build["options"][0]["value"]])
+    preview = shown.response
+    await first.close()
+
+    identified = fake_discord.gateway.identify_count
+    second, _ = await start_bot(fake_discord, database)
+    try:
+        await fake_discord.wait_for(lambda: fake_discord.gateway.identify_count > identified
+                                    and fake_discord.gateway.connected, timeout=10, what="the restarted bot")
+        table.bot = second
+        confirmed = await fake_discord.click(alice, preview, preview.button(label="Confirm build")["custom_id"])
+        assert not (confirmed.ephemeral and "not" in (confirmed.response.content or "")), confirmed.response.content
+        assert network((await table.state()).player(str(alice.id))), "the previewed track was built"
+        again = latest_board(fake_discord, channel)
+        end = again.button(label="End turn")
+        refused = await fake_discord.click(bob, again, end["custom_id"])
+        assert refused.ephemeral and "not you" in refused.response.content
+        ended = await fake_discord.click(alice, again, end["custom_id"])
+        assert not ended.ephemeral and (await table.state()).turn.player == str(bob.id)
+    finally:
+        await second.close()
