@@ -26,7 +26,9 @@ from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
 from bot.panels import user_of
+from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
+from bot.user_text import bounded_refusal, typed_values
 from games import get_game
 from games.core import IllegalMove
 
@@ -77,7 +79,8 @@ def _deferred_thinking(interaction: discord.Interaction) -> bool:
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong and what to do instead."""
+    """Tell only the user what went wrong and what to do instead (quoting his text short: bot.user_text)."""
+    message = bounded_refusal(message, list(typed_values(interaction.data)))
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
     elif _deferred_thinking(interaction):
@@ -109,6 +112,13 @@ def _gate(interaction: discord.Interaction) -> Gate | None:
     return getattr(interaction.client, "gate", None)
 
 
+async def tell_storage_trouble(interaction: discord.Interaction, error: StorageError) -> None:
+    """The database failed and rolled back: say so, and what to do (no apology: it is not a bug)."""
+    log.warning("interaction %s: storage trouble (%s): %s", interaction.id, type(error).__name__, error)
+    with contextlib.suppress(discord.HTTPException):
+        await refuse(interaction, error.reply)
+
+
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """Run `work`, turning refusals into ephemeral replies and crashes into an apology."""
     gate = _gate(interaction)
@@ -121,6 +131,8 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
             await work()
         except (UserError, IllegalMove) as error:
             await refuse(interaction, error.message)
+        except StorageError as error:
+            await tell_storage_trouble(interaction, error)
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             with contextlib.suppress(discord.HTTPException):

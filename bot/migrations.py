@@ -67,7 +67,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
     """,
-    # 4: the table each game shows in its channel, and each player's private panel in DMs
+    # 4: the bot's own small facts: the fingerprint of the last command sync, the last start
+    """
+    CREATE TABLE bot_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 5: the table each game shows in its channel, and each player's private panel in DMs
     """
     ALTER TABLE sessions ADD COLUMN turn_events TEXT NOT NULL DEFAULT '[]';
     CREATE TABLE tables (
