@@ -20,7 +20,9 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
+from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
+from bot.user_text import bounded_refusal, typed_values
 from games import get_game
 from games.core import IllegalMove
 
@@ -39,11 +41,19 @@ def seat_of(user: discord.abc.User) -> Seat:
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong and what to do instead."""
+    """Tell only the user what went wrong and what to do instead (quoting his text short: bot.user_text)."""
+    message = bounded_refusal(message, list(typed_values(interaction.data)))
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
         await interaction.response.send_message(message, ephemeral=True)
+
+
+async def tell_storage_trouble(interaction: discord.Interaction, error: StorageError) -> None:
+    """The database failed and rolled back: say so, and what to do (no apology: it is not a bug)."""
+    log.warning("interaction %s: storage trouble (%s): %s", interaction.id, type(error).__name__, error)
+    with contextlib.suppress(discord.HTTPException):
+        await refuse(interaction, error.reply)
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -54,6 +64,8 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         await refuse(interaction, error.message)
     except IllegalMove as error:
         await refuse(interaction, error.message)
+    except StorageError as error:
+        await tell_storage_trouble(interaction, error)
     except Exception:
         log.exception("interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):

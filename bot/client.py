@@ -17,12 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.actions import APOLOGY, refuse, show_ai_move
+from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
 from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
+from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
+from bot.storage_errors import StorageError
 from bot.store import Store
 from bot.timers import TurnDispatcher
 from bot.turn_clock import Periods
@@ -50,6 +52,9 @@ class ParlorTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
             await refuse(interaction, original.message)
+            return
+        if isinstance(original, StorageError):
+            await tell_storage_trouble(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, str(error) or "You can't use that command here.")
@@ -99,15 +104,8 @@ class ParlorBot(commands.Bot):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        guild_id = self.settings.discord_guild_id
-        if guild_id:
-            guild = discord.Object(guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+        await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,
+                              force=self.settings.force_command_sync)
 
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))

@@ -209,9 +209,31 @@ class Host:
         """Every seated player's legal actions now (empty for those who may not act)."""
         return {player: self.legal_actions(session, player) for player in session.player_ids}
 
-    def require_current(self, session: SessionRecord, expected_version: int) -> None:
-        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
-        self._require_playable(session, get_game(session.slug), expected_version)
+    async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> None:
+        """Refuse a component for a game that is over or not begun, or drawn for an earlier version,
+        unless that earlier component still offers `player` his own action (`_still_offered`)."""
+        game = get_game(session.slug)
+        self._require_playable(session, game)
+        if expected_version != session.version and not await self._still_offered(session, game, player,
+                                                                                 expected_version):
+            raise UserError(STALE_BUTTON)
+
+    async def _still_offered(self, session: SessionRecord, game: Game, player: str, version: int) -> bool:
+        """Whether a component drawn at an earlier `version` still acts for `player`.
+
+        It does when the game waited on him at that version and he has not moved since: both players
+        of a roll-off may press the same Roll, whoever presses first. Whether his action is still
+        legal is then checked against the game as it is now, like any press. While a game runs, every
+        write is a move, so the moves made after `version` are the last `session.version - version`.
+        """
+        if not 0 <= version < session.version or session.setup_outcomes is None:
+            return False
+        moves = await self.store.moves(session.id)
+        made_then = len(moves) - (session.version - version)
+        if made_then < 0 or any(move.player == player for move in moves[made_then:]):
+            return False
+        then, _ = await self._replayed(session, moves[:made_then])
+        return player in game.to_act(then)
 
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
@@ -375,7 +397,9 @@ class Host:
         async with self._lock(session_id):
             session = await self.session(session_id)
             game = get_game(session.slug)
-            self._require_playable(session, game, expected_version)
+            self._require_playable(session, game)
+            if expected_version is not None:
+                await self.require_current(session, expected_version, player)
             self._require_seat_player(session, player, by_ai)
             state = self.state_of(session)
             rng = RecordingRandomness(await self._chance_of_next_move(session))
@@ -614,10 +638,12 @@ class Host:
         _, moves = await self._replayed(session)
         return moves
 
-    async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
+    async def _replayed(self, session: SessionRecord, log: list[MoveRecord] | None = None,
+                        ) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
+        """The state after the setup and `log` (the whole move log by default), and each move's events."""
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
-        moves = await self.store.moves(session.id)
+        moves = await self.store.moves(session.id) if log is None else log
         steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
                            ((m.player, m.action, m.outcomes) for m in moves))
         state, _ = next(steps)

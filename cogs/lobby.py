@@ -10,6 +10,7 @@ from bot import game_record, records
 from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
 from bot.ai_seats import AI_NAME
 from bot.dice_table import dice_line
+from bot.host import UserError
 from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
@@ -239,7 +240,6 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.command(name="verify", description="Check a game record: its seed, every die and every move")
     @app_commands.describe(record="A record file from /game export (default: a finished game of this server)",
                            game="The game's number (default: this channel's latest game)")
-    @app_commands.guild_only()
     async def verify(self, interaction: discord.Interaction, record: discord.Attachment | None = None,
                      game: app_commands.Range[int, 1] | None = None) -> None:
         async def work() -> None:
@@ -247,6 +247,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             await interaction.response.defer(ephemeral=True, thinking=True)
             if record is not None:
                 verdict = await game_record.check_attachment(record)
+            elif interaction.guild_id is None:
+                raise UserError("Here in a direct message, attach a record file (`/game export` sends you one); "
+                                "in a server channel `/game verify` can also check its finished games.")
             else:
                 session = await game_record.finished_session(host, str(interaction.channel_id),
                                                               str(interaction.guild_id), game)
