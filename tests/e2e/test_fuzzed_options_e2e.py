@@ -13,6 +13,7 @@ import logging
 from bot.actions import APOLOGY
 from bot.user_text import REFUSAL_LIMIT
 from games import GAMES, get_game
+from tests.e2e.helpers import table
 
 STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
 ODD_VALUES = {
