@@ -13,6 +13,7 @@ import logging
 from bot.actions import APOLOGY
 from bot.user_text import REFUSAL_LIMIT
 from games import GAMES, get_game
+from tests.e2e.helpers import table
 
 STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
 ODD_VALUES = {
@@ -57,8 +58,9 @@ async def open_every_game(fake, parlor) -> dict:
         game = get_game(slug)
         channel = fake.create_channel(f"fuzz-{slug}")
         users = [fake.create_user(f"{slug}-{n}") for n in range(game.min_players)]
-        lobby = (await fake.slash(users[0], "game start", channel=channel, game=slug)).response
+        await fake.slash(users[0], "game start", channel=channel, game=slug)
         for user in users[1:]:
+            lobby = table(fake, channel)
             await fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
         if (await parlor.host.last_session_in(str(channel.id))).status == "lobby":
             await fake.slash(users[0], "game begin", channel=channel)
