@@ -12,6 +12,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, Outbox, start_game
 
 CHANNEL = "900"
+pytestmark = pytest.mark.both_databases  # server periods, claims and timeouts on both databases
 PERIODS = Periods(reminder_hours=12, turn_clock_hours=48)
 
 
