@@ -35,8 +35,8 @@ from bot.render.canvas import (
     clip,
     draw_result_banner,
     fit_size,
-    font,
     game_palette,
+    text_width,
 )
 from games.john_henry import CENTER, DOTS_PER_SPACE, SPACE_NAMES, SPIKE_DOTS
 
@@ -120,7 +120,7 @@ def _draw_spike(board: Board, x: int, top: int) -> None:
 def _upright_name(board: Board, centre: tuple[float, float], name: str, height: int) -> None:
     """A station name turned a quarter so it reads bottom to top inside a narrow box."""
     size = fit_size(name, 19, height, smallest=14)
-    label = Board.blank(int(font(size).getlength(name)) + 4, size + 8, (0, 0, 0))
+    label = Board.blank(int(text_width(name, size)) + 4, size + 8, (0, 0, 0))
     label.text((2, 2), name, size, WHITE)
     mask = label.image.convert("L").transpose(Image.Transpose.ROTATE_90)
     x, y = centre
