@@ -4,7 +4,22 @@ The load: CHANNELS channels, each playing random legal games (every game in turn
 ends) through a real Host for MOVES_PER_CHANNEL moves, all channels at once (one task each), as the
 channels of a busy bot do. Each move is one committed transaction. One process on a SQLite file plays
 every channel; then two OS processes on one PostgreSQL database play half the channels each, as two
-shard processes would. Throughput is all moves over the wall time of the slowest process.
+shard processes would (and, to tell the database's cost from the second process's gain, one process
+on PostgreSQL). Throughput is all moves over the wall time of the slowest process.
+
+A move is mostly CPU (the engine, JSON, validation), so a second process helps only with a free core.
+On the shared 2-core machine this was written on (load average near 3, other jobs running: no free
+core, and the figures vary by some 20% from run to run), one run gave:
+
+    40 channels x 60 moves, all channels at once
+    setup                               moves  seconds  moves/s
+    1 process, SQLite                    2400    27.54     87.2
+    1 process, PostgreSQL                2400    17.49    137.2
+    2 processes, one PostgreSQL          2400    20.18    118.9
+
+PostgreSQL's pool lets one process's reads run beside its writes, where the one SQLite connection
+takes them in turn; the second process brought nothing here for want of a core. On an idle machine
+with a core per process, two processes should approach twice one process's rate.
 
 PostgreSQL: set BENCH_DATABASE_URL to an empty database (postgresql://user:pass@host:port/db), or let
 the bench start a throwaway server the way the tests do (needs PostgreSQL's initdb and pg_ctl).
@@ -80,15 +95,19 @@ def run_processes(database_url: str, shares: list[list[int]]) -> tuple[int, floa
     return sum(int(r["moves"]) for r in results), max(r["seconds"] for r in results)
 
 
-def postgres_url(folder: Path) -> tuple[str, object | None]:
+def run_on_postgres(shares: list[list[int]]) -> tuple[int, float]:
+    """The workers on BENCH_DATABASE_URL, or on a throwaway server started (and stopped) here."""
     if os.environ.get("BENCH_DATABASE_URL"):
-        return os.environ["BENCH_DATABASE_URL"], None
+        return run_processes(os.environ["BENCH_DATABASE_URL"], shares)
     sys.path.insert(0, str(ROOT))
     from tests.postgres_server import PostgresServer
 
     server = PostgresServer()
-    server.start()
-    return asyncio.run(server.create_database()), server
+    try:
+        server.start()
+        return run_processes(server.create_database(), shares)
+    finally:
+        server.stop()
 
 
 def main() -> None:
@@ -98,14 +117,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         moves, seconds = run_processes(f"sqlite:///{Path(folder) / 'bench.sqlite3'}", [channels])
         print(f"{'1 process, SQLite':<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
-        url, server = postgres_url(Path(folder))
-        try:
-            halves = [channels[0::2], channels[1::2]]
-            moves, seconds = run_processes(url, halves)
-            print(f"{'2 processes, one PostgreSQL':<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
-        finally:
-            if server is not None:
-                server.stop()  # type: ignore[attr-defined]
+        for label, shares in (("1 process, PostgreSQL", [channels]),
+                              ("2 processes, one PostgreSQL", [channels[0::2], channels[1::2]])):
+            moves, seconds = run_on_postgres(shares)
+            print(f"{label:<34} {moves:>6} {seconds:>8.2f} {moves / seconds:>8.1f}")
 
 
 if __name__ == "__main__":

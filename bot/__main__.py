@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
+from bot.store import DatabaseUnavailable
 
 
 def main() -> int:
@@ -32,6 +33,9 @@ def main() -> int:
         asyncio.run(_run(settings, token))
     except KeyboardInterrupt:
         logging.getLogger("bot").info("stopped")
+    except DatabaseUnavailable as error:
+        print(f"parlor: {error}. Check DATABASE_URL and that the server is running.", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
               "(Bot -> Reset Token).", file=sys.stderr)

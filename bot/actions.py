@@ -133,7 +133,7 @@ async def game_session(interaction: discord.Interaction, slug: str, command: str
     """The channel's game when it is `slug`; otherwise a refusal pointing at the commands that fit."""
     session = await host_of(interaction).open_session(str(interaction.channel_id))
     if session.slug != slug:
-        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).verbs) or "the buttons"
+        usable = ", ".join(f"/{verb}" for verb in frontend_for(session.slug).usable_commands) or "the buttons"
         raise UserError(f"/{command} is a {get_game(slug).title} command; this channel plays "
                         f"{get_game(session.slug).title}: use {usable}.")
     return session

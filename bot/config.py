@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, description="The bot token from the Developer Portal.")
-    database_url: str = Field(default="sqlite:///data/parlor.sqlite3",
+    database_url: str = Field(default="sqlite:///data/parlor.sqlite3", repr=False,
                               description="Where games are stored: sqlite:///relative/path, sqlite:////abs/path, "
                                           "or postgresql://user:password@host:port/database.")
     discord_api_base: str | None = Field(default=None,

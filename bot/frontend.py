@@ -180,6 +180,14 @@ class Frontend:
     verbs: Mapping[str, str] = {}
     """Shared verb -> one line on how it is used in this game (for help and refusals)."""
 
+    commands: Mapping[str, str] = {}
+    """The game's own commands (its cog's) -> one line each, listed with the verbs by /game rules."""
+
+    @property
+    def usable_commands(self) -> list[str]:
+        """Every command this game uses, shared verbs first: for /game rules and for refusals."""
+        return [*self.verbs, *self.commands]
+
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         """The public board as PNG bytes; `events` lets it show what just happened (the dice rolled)."""
         raise NotImplementedError
@@ -242,7 +250,7 @@ class Frontend:
 
     def verb_action(self, verb: str, options: Mapping[str, Any]) -> dict:
         """Turn a shared verb and its options into this game's action."""
-        usable = ", ".join(f"/{name}" for name in self.verbs) or "the buttons"
+        usable = ", ".join(f"/{name}" for name in self.usable_commands) or "the buttons"
         raise IllegalMove(f"/{verb} is not used in this game; use {usable}.")
 
     def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:

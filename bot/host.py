@@ -106,8 +106,24 @@ class Host:
         """The channel's lobby or running game, or a refusal saying how to start one."""
         session = await self.store.open_session_in(channel_id)
         if session is None:
-            raise UserError("There is no game in this channel. Start one with `/game start`.")
+            raise UserError(await self._no_open_game(channel_id))
         return session
+
+    async def _no_open_game(self, channel_id: str) -> str:
+        """Why a command finds no game here: the last one is over (and how to start another), or none ever was."""
+        found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        if not found:
+            return "There is no game in this channel. Start one with `/game start`."
+        last = found[0]
+        title = get_game(last.slug).title
+        if last.status == "abandoned" and last.state is None:
+            return f"The {title} lobby here was closed before its game began. `/game start` opens a new game."
+        if last.status == "abandoned":
+            return f"The {title} game here was abandoned. `/game start` opens a new game."
+        offers_rematch = last.end_reason == "played out" and self.public_view(last).get("next_game_options")
+        rematch = " or `/game rematch` for the next game of the match" if offers_rematch else ""
+        return f"The {title} game here is over (`/game status` shows how it ended). Start another with " \
+               f"`/game start`{rematch}."
 
     async def last_session_in(self, channel_id: str) -> SessionRecord:
         """The channel's open game, else its most recent one."""
@@ -146,6 +162,8 @@ class Host:
             self._states.move_to_end(session.id)
             return cached[1]
         if session.state is None:
+            if session.status == "abandoned":
+                raise UserError("That lobby was closed before its game began. `/game start` opens a new game.")
             raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
         state = get_game(session.slug).state_from_json(session.state)
         self._remember(session, state)
@@ -467,13 +485,25 @@ class Host:
 
     async def replay(self, session_id: int) -> BaseModel:
         """Rebuild a session's state from its setup and move log alone."""
-        session = await self.session(session_id)
+        state, _ = await self._replayed(await self.session(session_id))
+        return state
+
+    async def narrated_moves(self, session: SessionRecord) -> list[tuple[MoveRecord, list[dict]]]:
+        """Each move with the events it caused (what the table narrated), replayed from the log."""
+        if session.setup_outcomes is None:
+            return []
+        _, moves = await self._replayed(session)
+        return moves
+
+    async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
         game = get_game(session.slug)
         state = game.new_game(session.player_ids, ScriptedRandomness(**session.setup_outcomes),
                               session.options or None)
-        for move in await self.store.moves(session_id):
-            state, _ = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
-        return state
+        moves = []
+        for move in await self.store.moves(session.id):
+            state, events = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
+            moves.append((move, events))
+        return state, moves
 

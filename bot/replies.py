@@ -144,23 +144,22 @@ def rules_embed(slug: str) -> discord.Embed:
     frontend = frontend_for(slug)
     embed = discord.Embed(title=f"{game.title}: the rules in brief", description=frontend.rules_text[:4000],
                           colour=EMBED_COLOUR)
-    verbs = "\n".join(f"`/{verb}`: {hint}" for verb, hint in frontend.verbs.items())
+    verbs = "\n".join(f"`/{verb}`: {hint}" for verb, hint in {**frontend.verbs, **frontend.commands}.items())
     if verbs:
         embed.add_field(name="Commands", value=verbs[:1024], inline=False)
     return embed
 
 
-def log_text(session: SessionRecord, moves: Sequence[MoveRecord]) -> str:
-    """The move log as lines a player can read; long logs keep their latest moves."""
+def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> str:
+    """The game so far as the table told it, with names: one numbered line per move; long logs keep the latest."""
     if not moves:
         return "No moves yet."
+    frontend = frontend_for(session.slug)
+    names = image_names(session)
     lines = []
-    for move in moves:
-        details = ", ".join(f"{k} {v}" for k, v in move.action.items() if k != "type")
-        chance = move.outcomes.get("rolls") or []
-        rolled = f" (rolled {', '.join(map(str, chance))})" if chance else ""
-        lines.append(f"{move.seq}. {session.name_of(move.player)}: {move.action.get('type')}"
-                     f"{' ' + details if details else ''}{rolled}")
+    for move, events in moves:
+        told = " ".join(frontend.describe_events(events, names)) or f"{session.name_of(move.player)} moved."
+        lines.append(f"{move.seq}. {told}")
     text = "\n".join(lines)
     while len(text) > 1900:
         lines = lines[1:]

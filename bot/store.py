@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 from pydantic import BaseModel
 
 from bot import db_files
@@ -34,6 +35,10 @@ INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
 
 class UnknownDatabase(ValueError):
     """DATABASE_URL names neither a SQLite file nor a PostgreSQL database."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The PostgreSQL server named by DATABASE_URL could not be reached or refused us."""
 
 
 class Seat(BaseModel):
@@ -150,7 +155,12 @@ class Store:
         if url.startswith(SQLITE_URL):
             return await cls.open(url[len(SQLITE_URL):])
         if url.startswith(POSTGRES_URLS):
-            store = cls(await PostgresConnection.connect(url))
+            try:
+                connection = await PostgresConnection.connect(url)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                where = url.rsplit("@", 1)[-1].split("://", 1)[-1]  # host:port/database, never the password
+                raise DatabaseUnavailable(f"cannot open the PostgreSQL database {where}: {error}") from error
+            store = cls(connection)
             await store._migrate()
             return store
         raise UnknownDatabase(DATABASE_URL_HELP)

@@ -38,7 +38,6 @@ from bot.render.johari_bones import BOX_LABELS
 from bot.replies import game_label, outcome_message
 from bot.store import SessionRecord
 from cogs.verbs import MAX_CHOICES
-from games.johari_scoring import BOXES
 
 SLUG = "johari-bones"
 VIEW_FILE = "your-view.png"
@@ -76,12 +75,21 @@ async def draw(interaction: discord.Interaction, session: SessionRecord, version
     await send_private_views(interaction.client, interaction.channel, outcome)
 
 
+def _squeezed(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+BOX_NAMES = {_squeezed(name): box for box, label in BOX_LABELS.items() for name in (box, label)} | {
+    "run4": "run4", "4run": "run4", "run5": "run5", "5run": "run5"}
+"""What a player may type for a box: its name as shown ("Full House", "4 Run") or its key, in any case."""
+
+
 def box_action(box: str) -> dict:
-    """The /score action, refused with the list of boxes when `box` is not one of them."""
-    if box not in BOXES:
-        boxes = ", ".join(f"{key} ({label})" for key, label in BOX_LABELS.items())
-        raise UserError(f"Choose a box from the list: {boxes}.")
-    return score_action(box)
+    """The /score action for a box named as the player sees it, refused with the list when it is no box."""
+    found = BOX_NAMES.get(_squeezed(box))
+    if found is None:
+        raise UserError(f"Choose a box from the list: {', '.join(BOX_LABELS.values())}.")
+    return score_action(found)
 
 
 class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],

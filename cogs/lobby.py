@@ -96,7 +96,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
-            slug = game.value if game else (await host_of(interaction).open_session(str(interaction.channel_id))).slug
+            host = host_of(interaction)
+            slug = game.value if game else (await host.last_session_in(str(interaction.channel_id))).slug
             await interaction.response.send_message(embed=rules_embed(slug), ephemeral=True)
 
         await guarded(interaction, work)
@@ -107,7 +108,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         async def work() -> None:
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
-            moves = await host.moves(session)
+            moves = await host.narrated_moves(session)
             await interaction.response.send_message(f"**{game_label(session)}**\n{log_text(session, moves)}",
                                                     ephemeral=True)
 

@@ -18,7 +18,7 @@ from bot.frontends.two_fat_dudes import FRONTEND
 
 SLUG = "two-fat-dudes"
 EDGE_CHOICES = [app_commands.Choice(name="retreat (you go back to your start)", value="retreat"),
-                app_commands.Choice(name="send_back (the other dude goes back to his)", value="send_back")]
+                app_commands.Choice(name="send_back (the other dude goes back to theirs)", value="send_back")]
 
 
 async def act(interaction: discord.Interaction, command: str, action_name: str, **options: Any) -> None:
@@ -56,7 +56,7 @@ class TwoFatDudes(commands.Cog):
         await act(interaction, "negotiate pass", "pass")
 
     @app_commands.command(name="edge", description="Two Fat Dudes: use the Edge after a failed negotiation")
-    @app_commands.describe(choice="retreat to your own start, or send the other dude back to his")
+    @app_commands.describe(choice="retreat to your own start, or send the other dude back to theirs")
     @app_commands.choices(choice=EDGE_CHOICES)
     @app_commands.guild_only()
     async def edge(self, interaction: discord.Interaction, choice: app_commands.Choice[str]) -> None:

@@ -7,6 +7,8 @@ symmetric under a half turn so that black and red face the same board.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 COLUMNS = "abcde"
 ROWS = range(1, 7)
 BLACK_START_ROW = 1
@@ -36,6 +38,7 @@ ARROWS: dict[str, tuple[str, ...]] = {
 CIRCLES: tuple[str, ...] = tuple(f"{column}{row}" for row in ROWS for column in COLUMNS)
 
 
+@lru_cache(maxsize=4096)  # hot in search: pure, and only ever asked about a few circles
 def coordinates(circle: str) -> tuple[int, int]:
     """Circle name -> (column index 0..4, row 1..6)."""
     return COLUMNS.index(circle[0]), int(circle[1:])
@@ -48,6 +51,7 @@ def circle_at(column: int, row: int) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # hot in search: pure, and only ever asked about a few circles
 def step(circle: str, direction: str, distance: int = 1) -> str | None:
     """The circle `distance` steps from `circle` in a compass direction, or None off the board."""
     column, row = coordinates(circle)
@@ -55,6 +59,7 @@ def step(circle: str, direction: str, distance: int = 1) -> str | None:
     return circle_at(column + d_column * distance, row + d_row * distance)
 
 
+@lru_cache(maxsize=4096)  # hot in search: pure, and only ever asked about a few circles
 def direction_between(origin: str, target: str, distance: int = 1) -> str | None:
     """The compass direction that leads from `origin` to `target` in exactly `distance` steps."""
     for name in DIRECTIONS:

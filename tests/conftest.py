@@ -90,9 +90,11 @@ async def start_bot(fake: FakeDiscord, database: str, *, ready_shards: tuple[int
 
 
 @pytest_asyncio.fixture
-async def parlor(fake_discord: FakeDiscord, tmp_path) -> AsyncIterator[ParlorBot]:  # noqa: F811
-    """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route."""
-    bot, task = await start_bot(fake_discord, str(tmp_path / "parlor.sqlite3"))
+async def parlor(fake_discord: FakeDiscord, database_url: str) -> AsyncIterator[ParlorBot]:  # noqa: F811
+    """The real bot, in-process, connected to the fake Discord; fails the test on any unknown route.
+
+    Its database is `database_url`'s: SQLite, or both databases in a module marked `both_databases`."""
+    bot, task = await start_bot(fake_discord, database_url)
     yield bot
     await bot.close()
     await task

@@ -130,6 +130,15 @@ class CrayonRailsFrontend(Frontend):
     rules_text = RULES
     verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
+    commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
+                "build": "/build to:<place> (preview, then Confirm) or path:<mileposts>",
+                "pickup": "/pickup — a load where your train stands",
+                "drop": "/drop — an unlocked load at this city",
+                "lock": "/lock — a pool card's demand with a load you carry",
+                "deliver": "/deliver — a locked load here, for its payoff",
+                "pitch": "/pitch — give up your turn to discard three pool cards",
+                "upgrade": "/upgrade — your train, for 20 instead of building",
+                "endturn": "/endturn — end your turn"}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))

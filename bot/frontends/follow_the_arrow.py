@@ -137,6 +137,8 @@ class FollowTheArrowFrontend(Frontend):
     verbs = {
         "place": "/place order:3 1 5 2 4 — your pawn numbers for columns a to e of your start row.",
         "move": "/move pawn:3 to:c4 — a line move along an arrow.",
+    }
+    commands = {
         "jump": "/jump pawn:3 path:c4 c6 — a jump, naming each circle it lands on.",
     }
 

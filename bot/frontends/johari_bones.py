@@ -139,9 +139,9 @@ class JohariBonesFrontend(Frontend):
     slug = "johari-bones"
     private_view = True
     rules_text = RULES_TEXT
-    verbs = {
+    verbs = {"place": "/place target:<player> position:in|up|out — put the bone you drew"}
+    commands = {
         "draw": "/draw — draw the top bone of the pile (only you see it)",
-        "place": "/place target:<player> position:in|up|out — put the bone you drew",
         "swap": "/swap kind:up|in-out with:<player> — swap a bone with another player",
         "score": "/score box:<box> — score this hand in an open box (Full House, 4 Run, …)",
         "hand": "/hand — a picture of every bone you may see, for you alone",

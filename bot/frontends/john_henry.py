@@ -22,7 +22,7 @@ move on, carrying the leftover (a big roll can cross several spaces). You start 
 • **John Henry**: roll a 6 and he joins you (from the box or your rival). Then roll a bonus die \
 or keep the 6. While you hold him you roll two dice and move the sum, but a **1** on either \
 die moves just 1 and sends him to your rival, and **doubles** kill him (you still move the sum).
-Use the buttons or /roll."""
+Play with the **Roll** button (and **Keep the 6** after a 6 calls John Henry), or type `/roll`."""
 
 
 def _dice(dice: list[int]) -> str:
@@ -54,7 +54,7 @@ class JohnHenryFrontend(Frontend):
 
         lines = [
             f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}): "
-            f"{_station(player['space'])}, {player['dots']} dots"
+            f"{_station(player['space'])}, {_count(player['dots'], 'dot')}"
             for player in view["players"]
         ]
         center = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
@@ -134,7 +134,7 @@ _NARRATION: dict[str, Callable[[dict, Namer], str]] = {
     "moved": _moved,
     "won": lambda e, name: (
         f"🏆 **{name(e['player'])} drives the golden spike at Promontory Point!** "
-        f"({e['center']} dots at the center)"
+        f"({_count(e['center'], 'dot')} at the center)"
     ),
 }
 

@@ -39,18 +39,18 @@ Red starts on the left semicircle (space 0), blue on the right (14); each walks 
 • **Roll-off:** both `/roll`; higher starts, the other takes **the Edge**. Ties roll again.
 • **Moving:** `/roll` and move. Ending on your colour adds its number, on the other colour subtracts it, \
 green adds 10.
-• **Encounter:** a roll reaching the other dude stops next to him (score that space). The mover may \
+• **Encounter:** a roll reaching the other dude stops next to them (score that space). The mover may \
 **offer** points to pass (costs 1) or **pass**; then the other may. Facing an offer: **accept**, \
 **decline** or **counter** (costs 1; the first offerer still pays).
 • **Deal:** points change hands, the dudes swap places, both score, and the race is on.
-• **No deal:** the Edge holder **retreats** to his start or **sends back** the other; that dude loses \
+• **No deal:** the Edge holder **retreats** to their start or **sends back** the other; that dude loses \
 5 (encounters 1–2) or 10 (3–4). The Edge then passes over.
-• **5th encounter:** no haggling — a roll that would pass squeezes one space past him.
+• **5th encounter:** no haggling — a roll that would pass squeezes one space past them.
 • **End:** exits need no exact roll. If the start player exits first, the other gets one last turn; \
-otherwise the game ends at once. A dude still inside loses 5 per step to his exit. Most points wins; \
+otherwise the game ends at once. A dude still inside loses 5 per step to their exit. Most points wins; \
 ties go to the one who exited, or are shared if both did.
-• **Commands:** `/roll`; at an encounter the buttons or `/negotiate offer|counter points:`, \
-`/negotiate accept|decline|pass`; with the Edge, its buttons or `/edge choice:`."""
+• **Playing:** the **Roll** button; at an encounter **Pass**, **Offer 0/5/10**, **Offer…** (any amount), \
+then **Accept**, **Decline** or **Counter…**; with the Edge, **Retreat** or **Send back**. Or the commands below."""
 
 
 def amount_from_text(kind: str, text: str) -> dict:
@@ -75,7 +75,13 @@ def _amount_form(kind: str, players: tuple[str, ...], placeholder: str) -> Form:
 class TwoFatDudesFrontend(Frontend):
     slug = "two-fat-dudes"
     rules_text = RULES_TEXT
-    verbs = {"roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out."}
+    verbs = {
+        "roll": "/roll — roll the d4: for the roll-off, to walk the hallway and to race out.",
+    }
+    commands = {
+        "negotiate": "/negotiate offer|counter points:<n>, /negotiate accept|decline|pass — haggle at an encounter.",
+        "edge": "/edge choice:retreat|send_back — use the Edge after a failed negotiation.",
+    }
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_hallway(view, names, events)
@@ -109,12 +115,12 @@ class TwoFatDudesFrontend(Frontend):
                 tags.append("holds the Edge")
             extra = f" ({', '.join(tags)})" if tags else ""
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
-                         f"**{player['score']}** points{extra}")
+                         f"**{_points(player['score'])}**{extra}")
         lines.append(f"Encounters: {view['encounters']} of 5")
         offer = view.get("offer")
         if offer is not None:
             payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
-            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {offer['points']} points "
+            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {_points(offer['points'])} "
                          f"(proposed by {name(offer['proposed_by'])})")
         if view["phase"] == "over":
             winners = view.get("winners") or []
@@ -190,15 +196,15 @@ def _where(player: dict) -> str:
     if player["exited"]:
         return "out of the hallway"
     start = 0 if player["colour"] == "red" else 14
-    return "on his start semicircle" if player["position"] == start else f"on space {player['position']}"
+    return "on their start semicircle" if player["position"] == start else f"on space {player['position']}"
 
 
 def _edge_line(event: dict, name: Callable[[str], str]) -> str:
     who, cost = name(event["player"]), event["cost"]
     if event["choice"] == "retreat":
-        done = f"{who} uses the Edge and retreats to his start (-{cost}, now {event['score']})."
+        done = f"{who} uses the Edge and retreats to their start (-{cost}, now {event['score']})."
     else:
-        done = (f"{who} uses the Edge and sends {name(event['sent_back'])} back to his start "
+        done = (f"{who} uses the Edge and sends {name(event['sent_back'])} back to their start "
                 f"(-{cost}, now {event['score']}).")
     return f"{done} The Edge passes to {name(event['edge_to'])}."
 
@@ -225,7 +231,7 @@ def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -
     if next_is("moved"):
         moved = events[index]
         index += 1
-        place = "his start semicircle" if moved["to"] in (0, 14) else f"space {moved['to']}"
+        place = "their start semicircle" if moved["to"] in (0, 14) else f"space {moved['to']}"
         if next_is("exited"):
             parts.append("leaves the hallway")
             suffix = "!"
@@ -250,10 +256,10 @@ def _offer_line(event: dict, name: Callable[[str], str]) -> str:
     who, payee, points = name(event["player"]), name(event["payee"]), _points(event["points"])
     cost = f"(-{event['cost']}, now {event['score']})"
     if event["type"] == "offered":
-        return f"{who} offers {payee} {points} to let him pass {cost}."
+        return f"{who} offers {payee} {points} to let them pass {cost}."
     if event["player"] == event["payer"]:
-        return f"{who} counters: he will pay {payee} {points} {cost}."
-    return f"{who} counters: he wants {points} from {name(event['payer'])} {cost}."
+        return f"{who} counters: they will pay {payee} {points} {cost}."
+    return f"{who} counters: they want {points} from {name(event['payer'])} {cost}."
 
 
 def _penalty_line(event: dict, name: Callable[[str], str]) -> str:

@@ -92,6 +92,17 @@ def centered_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
 
 
+def token_labels(names: Sequence[str], longest: int = 3) -> list[str]:
+    """Short labels for players' tokens that tell them apart: the shortest prefixes (up to `longest`
+    letters) that differ, so Bob and Brian are "Bo" and "Br"; seat numbers when even those clash."""
+    words = [(name.strip() or "?") for name in names]
+    for length in range(1, longest + 1):
+        labels = [word[:length].title() if length > 1 else word[:1].upper() for word in words]
+        if len({label.lower() for label in labels}) == len(labels):
+            return labels
+    return [str(seat) for seat in range(1, len(words) + 1)]
+
+
 _FREETYPE = threading.Lock()
 """One FreeType face per size is shared by the drawing threads; FreeType faces are not thread-safe,
 so measuring and rasterising hold this lock (only on cache misses: the results are cached)."""

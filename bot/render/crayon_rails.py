@@ -12,7 +12,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.canvas import INK, MUTED, PLAYER_COLOURS, font, new_canvas, to_png
+from bot.render.canvas import INK, MUTED, PLAYER_COLOURS, font, new_canvas, to_png, token_labels
 from games.crayon_rails.mapdata import COLUMNS, board
 
 WIDTH, HEIGHT = 1000, 600
@@ -133,14 +133,15 @@ def _board_image(view: dict, names: dict[str, str]) -> Image.Image:
         for a, b in player["track"]:
             draw.line([point(a), point(b)], fill=colour, width=4)
     _draw_event_marks(draw, view)
+    labels = token_labels([names.get(player["id"], player["id"]) for player in view["players"]])
     for seat, player in enumerate(view["players"]):
         if player["at"]:
             x, y = point(player["at"])
             x += -5 if seat == 0 else 5
             colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
             draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill=colour, outline=INK, width=2)
-            label = names.get(player["id"], player["id"])[:1].upper()
-            draw.text((x, y), label, font=font(11), fill=(255, 255, 255), anchor="mm")
+            draw.text((x, y), labels[seat], font=font(11 if len(labels[seat]) == 1 else 8), fill=(255, 255, 255),
+                      anchor="mm")
     _draw_panel(draw, view, names)
     return image
 

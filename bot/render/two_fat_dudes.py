@@ -35,6 +35,7 @@ from bot.render.canvas import (
     fit_size,
     game_palette,
     text_width,
+    token_labels,
 )
 from games.two_fat_dudes import EXIT, PENALTY_PER_STEP, TRACK, edge_cost
 
@@ -169,6 +170,7 @@ def _draw_turn(board: Board, view: dict, names: Mapping[str, str], events: Seque
 def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
     players = view["players"]
     shared = players[0]["position"] == players[1]["position"]
+    labels = token_labels([display_name(names, player["id"]) or "?" for player in players])
     for index, player in enumerate(players):
         x = position_x(player["position"])
         y = MID_Y + 10 + ((index * 2 - 1) * 20 if shared else 0)
@@ -176,8 +178,9 @@ def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
         ring = EDGE_RING if view.get("edge") == player["id"] else INK
         board.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=TOKEN[player["colour"]],
                            outline=ring, width=4 if ring != INK else 2)
-        initial = (display_name(names, player["id"]) or "?")[:1].upper()
-        board.text((x, y), initial, BODY if shared else KEY, WHITE, "mm", bold=True)
+        label = labels[index]
+        size = BODY if shared or len(label) > 1 else KEY
+        board.text((x, y), label, fit_size(label, size, radius * 2 - 6, smallest=SMALL), WHITE, "mm", bold=True)
 
 
 def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -11,6 +12,8 @@ import pytest
 from pydantic import ValidationError
 
 from bot.config import MissingToken, Settings
+from tests.e2e.processes import bot_process
+from tests.postgres_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DISCORD_GUILD_ID",
@@ -99,3 +102,15 @@ def test_bad_shard_settings_are_refused_clearly(clean_env, count, ids, message):
     clean_env.setenv("SHARD_IDS", ids)
     with pytest.raises(ValidationError, match=message):
         Settings(_env_file=None)
+
+
+async def test_python_m_bot_says_when_postgresql_is_unreachable_without_showing_the_password(
+        fake_discord, tmp_path):
+    url = f"postgresql://parlor:hunter2@127.0.0.1:{free_port()}/parlor"
+    process = await bot_process(fake_discord, tmp_path, url)
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    said = stderr.decode()
+    assert process.returncode == 2, said
+    assert "cannot open the PostgreSQL database 127.0.0.1:" in said and "DATABASE_URL" in said
+    assert "hunter2" not in said
+    assert "hunter2" not in repr(Settings(_env_file=None, database_url=url))

@@ -177,9 +177,9 @@ def test_narration_of_a_move_and_an_encounter_and_a_deal():
     assert "<@1> rolls a 4 but is blocked and stops on space 4 (+3, now 3)." in text
     assert "Encounter 1" in text and "<@2>" in text
     game, text = narrate(game, A, {"type": "offer", "points": 18})
-    assert "<@1> offers <@2> 18 points to let him pass (-1, now 2)." in text
+    assert "<@1> offers <@2> 18 points to let them pass (-1, now 2)." in text
     game, text = narrate(game, B, {"type": "counter", "points": 23})
-    assert "<@2> counters: he wants 23 points from <@1> (-1, now -1)." in text
+    assert "<@2> counters: they want 23 points from <@1> (-1, now -1)." in text
     game, text = narrate(game, A, {"type": "accept"})
     assert "<@1> accepts: <@1> pays <@2> 23 points" in text
     assert "swap" in text and "race" in text
@@ -192,7 +192,7 @@ def test_narration_of_passing_declining_and_the_edge():
     game, text = narrate(game, B, {"type": "pass"})
     assert "<@2> holds the Edge" in text and "10" in text
     _, text = narrate(game, B, {"type": "edge", "choice": "send_back"})
-    assert "sends <@1> back to his start (-10, now -10)" in text
+    assert "sends <@1> back to their start (-10, now -10)" in text
     assert "The Edge passes to <@1>" in text
     game, _ = narrate(encounter, A, {"type": "offer", "points": 2})
     game, text = narrate(game, B, {"type": "decline"})
@@ -221,11 +221,21 @@ def test_describe_state_tells_positions_scores_edge_and_offer():
     view = view_of(phase="encounter", positions=[6, 7], scores=[22, 6], encounters=2,
                    offer=Offer(payer=0, points=18, proposed_by=1))
     text = FRONTEND.describe_state(view, NAMES)
-    assert "Alice: on space 6, **22** points (start player)" in text
-    assert "Bob: on space 7, **6** points (holds the Edge)" in text
+    assert "Alice: on space 6, **22 points** (start player)" in text
+    assert "Bob: on space 7, **6 points** (holds the Edge)" in text
     assert "Encounters: 2 of 5" in text
     assert "Alice pays Bob 18 points (proposed by Bob)" in text
     assert "Waiting for Alice" in text
     over = view_of(phase="over", positions=[14, 3], exited=[True, False], winners=[A])
     assert "Winners: Alice" in FRONTEND.describe_state(over, NAMES)
     assert "out of the hallway" in FRONTEND.describe_state(over, NAMES)
+
+
+def test_two_players_whose_names_start_alike_get_tokens_told_apart():
+    from bot.render.canvas import token_labels
+
+    assert token_labels(["Bob", "Brian"]) == ["Bo", "Br"]
+    assert token_labels(["alice", "bob"]) == ["A", "B"]
+    assert token_labels(["Bob", "bob"]) == ["1", "2"]
+    view = view_of(phase="walk", positions=[3, 9])
+    assert FRONTEND.draw_board(view, {A: "Bob", B: "Brian"}).startswith(b"\x89PNG")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import records
 from bot.store import Seat
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, play_until_over, start_game
 
 DAVE = Seat(id="404", name="Dave")
+pytestmark = pytest.mark.both_databases  # the queries behind /game list, history and /stats run on both
 
 
 async def test_list_shows_a_players_open_games_on_this_server_or_everywhere(host, clock):

@@ -55,8 +55,22 @@ async def test_join_twice_and_leave(host):
         await host.join(CHANNEL, ALICE)
     closed = await host.leave(CHANNEL, ALICE.id)
     assert closed.status == "abandoned"
-    with pytest.raises(UserError, match="no game in this channel"):
+    with pytest.raises(UserError, match=r"lobby here was closed before its game began\. `/game start`") as refused:
         await host.open_session(CHANNEL)
+    assert "/game begin" not in refused.value.message
+
+
+async def test_after_a_game_ends_a_move_says_it_is_over_and_how_to_start_another(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    while session.status == "active":
+        player = host.to_act(session)[0]
+        session = (await host.act(session.id, player, {"type": "roll"})).session
+    with pytest.raises(UserError, match="John Henry game here is over") as refused:
+        await host.act_in_channel(CHANNEL, ALICE.id, {"type": "roll"})
+    assert "`/game start`" in refused.value.message and "rematch" not in refused.value.message, "no match here"
+    assert "no game" not in refused.value.message
 
 
 async def test_no_game_here(host):

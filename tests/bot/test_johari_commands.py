@@ -27,9 +27,15 @@ def session_of(state: State) -> SessionRecord:
                          result=None, end_reason=None, created_at=0.0, updated_at=0.0)
 
 
-def test_score_takes_a_box_and_refuses_anything_else_with_the_list():
-    assert box_action("full_house") == {"type": "score", "box": "full_house"}
-    with pytest.raises(UserError, match="run5"):
+@pytest.mark.parametrize(("typed", "box"), [("full_house", "full_house"), ("Full House", "full_house"),
+                                            ("full house", "full_house"), ("4 Run", "run4"), ("run5", "run5"),
+                                            ("CHANCE", "chance"), ("Sixes", "sixes")])
+def test_score_takes_a_box_as_the_player_sees_it(typed, box):
+    assert box_action(typed) == {"type": "score", "box": box}
+
+
+def test_score_refuses_anything_else_with_the_list_as_shown():
+    with pytest.raises(UserError, match="Full House, 4 Run, 5 Run"):
         box_action("yahtzee")
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+from discord.ext import commands
+
 from bot.buttons import ActionButton, LobbyButton
+from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import board_message, lobby_message, log_text
+from bot.replies import board_message, lobby_message, log_text, rules_embed
 from games import get_game
-from games.core import ScriptedRandomness
+from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 CHANNEL = "900"
@@ -69,10 +75,39 @@ async def test_the_lobby_card_mentions_the_invited_and_offers_join_leave_begin(h
     assert labels == ["Join", "Leave", "Begin"]
 
 
-async def test_the_log_shows_moves_with_their_dice_and_names(host: Host):
+async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     _, began = await host.join(CHANNEL, BOB)
     outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
-    moves = await host.moves(outcome.session)
+    outcome = await host.act(began.session.id, BOB.id, {"type": "roll"})
+    moves = await host.narrated_moves(outcome.session)
     text = log_text(outcome.session, moves)
-    assert text == f"1. Alice: roll (rolled {moves[0].outcomes['rolls'][0]})"
+    first = moves[0][0].outcomes["rolls"][0]
+    assert text.startswith(f"1. Alice rolls {first} for first player.\n2. Bob rolls ")
+    assert ALICE.id not in text and "roll-off" not in text and "{" not in text
+
+
+@pytest.mark.parametrize("module", ["cogs.crayon_rails", "cogs.follow_the_arrow", "cogs.johari_bones",
+                                    "cogs.two_fat_dudes"])
+def test_game_rules_list_every_command_of_the_game(module):
+    cog_module = importlib.import_module(module)
+    cog = next(value for value in vars(cog_module).values()
+               if isinstance(value, type) and issubclass(value, commands.Cog) and value is not commands.Cog)
+    names = {command.name for command in cog.__cog_app_commands__}
+    assert names
+    embed = rules_embed(cog_module.SLUG)
+    listed = embed.fields[0].value
+    for name in names:
+        assert f"`/{name}`" in listed, f"/{name} is missing from the rules of {cog_module.SLUG}"
+
+
+@pytest.mark.parametrize("slug", ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones"])
+def test_game_rules_list_the_shared_verbs_the_game_uses(slug):
+    listed = rules_embed(slug).fields[0].value
+    for verb in ("roll", "move", "place"):
+        try:
+            frontend_for(slug).verb_action(verb, {})
+        except IllegalMove as refusal:
+            if "is not used in this game" in refusal.message:
+                continue
+        assert f"`/{verb}`" in listed, f"/{verb} is missing from the rules of {slug}"

@@ -3,6 +3,7 @@ versions, the move log."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -75,3 +76,21 @@ async def test_record_move_appends_in_sequence(database_url):
     assert [m.outcomes["rolls"] for m in moves] == [[1], [2], [3]]
     assert session.version == 3 and session.state == "2"
     await store.close()
+
+
+async def test_two_stores_on_one_database_never_both_apply_a_move_from_one_version(database_url):
+    """Two processes' stores (two connections or pools) racing from the same version: one move wins."""
+    one, two = await Store.connect(database_url), await Store.connect(database_url)
+    lobby = await one.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                   invited=[], options={}, now=1.0)
+    session = await one.update_session(lobby, now=2.0, status="active", state="{}")
+    results = await asyncio.gather(
+        *(store.record_move(session, player="101", action={"type": "roll"}, outcomes={"rolls": [n]},
+                            now=3.0, state=str(n)) for n, store in enumerate((one, two))),
+        return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["SessionRecord", "StaleVersion"]
+    (winner,) = [r for r in results if not isinstance(r, BaseException)]
+    assert [m.outcomes["rolls"] for m in await two.moves(session.id)] == [[int(winner.state)]]
+    assert (await one.session(session.id)).version == session.version + 1
+    await one.close()
+    await two.close()

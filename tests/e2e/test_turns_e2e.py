@@ -1,10 +1,13 @@
-"""Playing over a day end to end: the real bot (`parlor`, tests/conftest.py) against the fake Discord."""
+"""Playing over a day end to end: the real bot (`parlor`, tests/conftest.py) against the fake Discord,
+on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.fakediscord import CommandError
+
+pytestmark = pytest.mark.both_databases
 
 
 async def test_an_opted_in_player_gets_a_dm_with_a_link_when_his_turn_comes(fake_discord, parlor):

@@ -129,7 +129,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     form = await hallway.press(other, "Counter…", offered)
     before = await hallway.view()
     countered = await hallway.ok(await fake_discord.submit_modal(other, form, {"points": "12"}))
-    assert f"{other.mention} counters: he wants 12 points from {mover.mention}" in countered.embed["description"]
+    assert f"{other.mention} counters: they want 12 points from {mover.mention}" in countered.embed["description"]
     after = await hallway.view()
     assert after["offer"] == {"payer": str(mover.id), "points": 12, "proposed_by": str(other.id)}
     assert player(after, other)["score"] == player(before, other)["score"] - 1, "a counter costs a point"
