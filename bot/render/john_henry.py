@@ -200,6 +200,8 @@ def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
             outcome.append("rolled for first player")
         elif kind == "roll-off-tie":
             outcome = ["a tie: both roll again"]
+        elif kind == "first-player":
+            outcome = ["wins the roll-off"] if event["player"] == roller else ["loses the roll-off"]
         elif kind == "rolled":
             roller, dice = event["player"], list(event["dice"])
         elif kind == "bonus-rolled":
@@ -213,7 +215,7 @@ def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
             outcome.append("doubles: John Henry dies")
         elif kind == "john-henry-passed":
             outcome.append("a 1: John Henry changes sides")
-        elif kind == "moved":
+        elif kind == "moved" and event["player"] == roller:
             outcome.append(f"moves {event['steps']}")
     if roller is None:
         return None
@@ -226,7 +228,8 @@ def _draw_last_roll(board: Board, view: dict, names: Mapping[str, str], events: 
     board.text((left, top), "Last roll", SMALL, MUTED)
     rolled = last_roll(events)
     if rolled is None:
-        board.text((left, top + 40), "no roll yet", BODY, MUTED)
+        at_start = view["phase"] == "roll-off" and all(p["dots"] == 1 for p in view["players"])
+        board.text((left, top + 40), "no roll yet" if at_start else "see the last move above", BODY, MUTED)
         return
     roller, dice, outcome = rolled
     seat = next((i for i, p in enumerate(view["players"]) if p["id"] == roller), 0)

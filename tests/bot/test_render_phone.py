@@ -102,6 +102,9 @@ def test_john_henry_last_roll_reads_bonus_and_roll_off_dice():
                                  {"type": "moved", "player": "a", "steps": 9}]) == ("a", [6, 3], "moves 9")
     assert john_henry.last_roll([{"type": "roll-off", "player": "b", "die": 4}])[:2] == ("b", [4])
     assert john_henry.last_roll([]) is None
+    lost = [{"type": "roll-off", "player": "b", "die": 2}, {"type": "first-player", "player": "a", "die": 5},
+            {"type": "moved", "player": "a", "steps": 5}]
+    assert john_henry.last_roll(lost) == ("b", [2], "loses the roll-off")
 
 
 def test_long_names_are_clipped_or_shrunk_to_fit():
