@@ -25,7 +25,7 @@ step may still hold more than 25.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -147,6 +147,8 @@ class Step:
 
     text: str
     components: tuple[Component, ...]
+    picture: Callable[[Names], bytes] | None = None
+    """A picture for the step (e.g. proposed track on the map), drawn off the event loop when shown."""
 
 
 def chunked_select(key: str, placeholder: str, options: list[Option], players: Players = None) -> list[Select]:

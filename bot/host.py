@@ -31,7 +31,16 @@ from bot.turn_clock import (
     timeout_result,
 )
 from games import get_game
-from games.core import Game, IllegalMove, RecordingRandomness, ScriptedRandomness, SeededRandomness, UnknownGame
+from games.core import (
+    Game,
+    IllegalMove,
+    Randomness,
+    RecordingRandomness,
+    SeededRandomness,
+    UnknownGame,
+)
+from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
+from games.record import replay_log, with_names
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -73,11 +82,12 @@ class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
     def __init__(self, store: Store, clock: Clock = time.time,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(256),
                  periods: Periods | None = None) -> None:
         self.store = store
         self.clock = clock
         self._seed_source = seed_source
+        """Draws each game's secret 256-bit dice seed (games.dice) when it begins; tests pass their own."""
         self.default_periods = periods or Periods()
         self.timers_added: Callable[[float], None] = lambda due_at: None
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
@@ -275,22 +285,23 @@ class Host:
                             ) -> MoveOutcome:
         """Begin the lobby with `players` (its own by default), seating and beginning in one commit."""
         players = list(session.players) if players is None else players
-        state, rng, wait = await self._new_game(session, [seat.id for seat in players], actor)
-        session = await self._write(session, players=players, **self._begin_changes(state, rng, wait))
+        state, rng, wait, seed = await self._new_game(session, [seat.id for seat in players], actor)
+        session = await self._write(session, players=players, **self._begin_changes(state, rng, wait, seed))
         return self._began(session, state, wait)
 
     async def _new_game(self, session: SessionRecord, player_ids: list[str], actor: str
-                        ) -> tuple[BaseModel, RecordingRandomness, WaitPlan]:
-        """A new game's state for `player_ids`, the chance its setup drew, and whom it waits on."""
+                        ) -> tuple[BaseModel, RecordingRandomness, WaitPlan, str]:
+        """A new game's state for `player_ids`, the chance its setup drew, whom it waits on, and its dice seed."""
         game = get_game(session.slug)
-        rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+        seed = seed_from_int(self._seed_source())
+        rng = RecordingRandomness(DiceRandomness(seed, SETUP_SEQ))
         state = game.new_game(player_ids, rng, session.options or None)
-        return state, rng, await self._wait_plan(session, game.to_act(state), actor)
+        return state, rng, await self._wait_plan(session, game.to_act(state), actor), seed
 
     @staticmethod
-    def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan) -> dict[str, Any]:
+    def _begin_changes(state: BaseModel, rng: RecordingRandomness, wait: WaitPlan, seed: str) -> dict[str, Any]:
         return {"status": "active", "state": state.model_dump_json(), "setup_outcomes": rng.outcomes,
-                "waiting_since": wait.waiting_since, "timers": wait.timers}
+                "waiting_since": wait.waiting_since, "timers": wait.timers, "dice_seed": seed}
 
     def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
         game = get_game(session.slug)
@@ -322,12 +333,12 @@ class Host:
         creator = next(seat for seat in last.players if seat.id == player)
         # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
         draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
-        state, rng, wait = await self._new_game(draft, last.player_ids, player)
+        state, rng, wait, seed = await self._new_game(draft, last.player_ids, player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
                                                     now=self.clock(), players=list(last.players),
-                                                    **self._begin_changes(state, rng, wait))
+                                                    **self._begin_changes(state, rng, wait, seed))
         except ChannelBusy:
             raise UserError("Another game was opened in this channel at the same moment.") from None
         return self._began(session, state, wait)
@@ -351,7 +362,7 @@ class Host:
             game = get_game(session.slug)
             self._require_playable(session, game, expected_version)
             state = self.state_of(session)
-            rng = RecordingRandomness(SeededRandomness(self._seed_source()))
+            rng = RecordingRandomness(await self._chance_of_next_move(session))
             try:
                 new_state, events = game.apply(state, player, dict(action), rng)
             except IllegalMove as refusal:
@@ -380,6 +391,15 @@ class Host:
                 views_after={p: game.view(new_state, p) for p in session.player_ids},
                 legal=self.legal_by_player(updated),
             )
+
+    async def _chance_of_next_move(self, session: SessionRecord) -> Randomness:
+        """The next move's dice, fixed by the game's seed and the move's sequence number.
+
+        A game begun before dice were committed has no seed and keeps drawing as it did.
+        """
+        if session.dice_seed is None:
+            return SeededRandomness(self._seed_source())
+        return DiceRandomness(session.dice_seed, await self.store.last_seq(session.id) + 1)
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
                 expected_version: int | None = None) -> list[dict]:
@@ -477,9 +497,7 @@ class Host:
     @staticmethod
     def humanize(session: SessionRecord, message: str) -> str:
         """Engines name players by id; show their names instead."""
-        for seat in sorted(session.players, key=lambda s: len(s.id), reverse=True):
-            message = message.replace(seat.id, seat.name)
-        return message
+        return with_names(message, {seat.id: seat.name for seat in session.players})
 
     # -- the audit -----------------------------------------------------------
 
@@ -498,12 +516,12 @@ class Host:
     async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
-        game = get_game(session.slug)
-        state = game.new_game(session.player_ids, ScriptedRandomness(**session.setup_outcomes),
-                              session.options or None)
-        moves = []
-        for move in await self.store.moves(session.id):
-            state, events = game.apply(state, move.player, move.action, ScriptedRandomness(**move.outcomes))
-            moves.append((move, events))
-        return state, moves
+        moves = await self.store.moves(session.id)
+        steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
+                           ((m.player, m.action, m.outcomes) for m in moves))
+        state, _ = next(steps)
+        narrated = []
+        for move, (state, events) in zip(moves, steps, strict=True):  # noqa: B007 (the last state is returned)
+            narrated.append((move, events))
+        return state, narrated
 

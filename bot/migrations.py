@@ -63,4 +63,8 @@ MIGRATIONS: list[str] = [
         turn_clock_hours REAL
     );
     """,
+    # 3: committed dice: each game's secret seed (games.dice), revealed only once the game is over
+    """
+    ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
+    """,
 ]

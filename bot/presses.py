@@ -37,6 +37,7 @@ from bot.store import SessionRecord
 from games.core import IllegalMove
 
 PRIVATE_FILE = "your-view.png"
+STEP_FILE = "step.png"
 NOT_OFFERED = "That choice is not offered to you now: use the latest table's buttons and menus."
 
 
@@ -211,11 +212,15 @@ def _from_private_message(interaction: discord.Interaction) -> bool:
 async def show_step(interaction: discord.Interaction, session: SessionRecord, step: Step) -> None:
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
     view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
+    files = []
+    if step.picture is not None:
+        png = await draw_off_loop(step.picture, image_names(session))
+        files = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
     if _from_private_message(interaction):
-        await interaction.response.edit_message(content=step.text, view=view,
+        await interaction.response.edit_message(content=step.text, view=view, attachments=files,
                                                 allowed_mentions=discord.AllowedMentions.none())
     else:
-        await interaction.response.send_message(step.text, view=view, ephemeral=True,
+        await interaction.response.send_message(step.text, view=view, ephemeral=True, files=files,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -13,6 +13,7 @@ import discord
 
 from bot.buttons import LobbyButton
 from bot.components import component_view
+from bot.dice_table import add_dice_field
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome
 from bot.store import MoveRecord, SessionRecord
@@ -88,6 +89,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     embed = discord.Embed(title=game.title, description=description or None, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    add_dice_field(embed, session)
     png = frontend.draw_board(public_view, image_names(session), list(events))
     components = frontend.components(public_view, legal or {}) if session.status == "active" else []
     view = component_view(session.slug, session.id, session.version, components, image_names(session))

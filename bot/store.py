@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 import asyncpg
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from bot import db_files
 from bot.db_connection import SerializedConnection
@@ -68,6 +68,8 @@ class SessionRecord(BaseModel):
     created_at: float
     updated_at: float
     waiting_since: dict[str, float] | None = None
+    dice_seed: str | None = Field(default=None, repr=False)
+    """The game's secret dice seed (games.dice): never shown, logged or exported while the game runs."""
 
     @property
     def player_ids(self) -> list[str]:
@@ -227,8 +229,10 @@ class Store:
         marks = ", ".join("?" for _ in statuses)
         # `players` is the JSON of the seats, so a seat is the text `"id": "<player>"` (a name's quotes
         # are escaped, so no name can fake it): plain LIKE, the same in SQLite and PostgreSQL.
-        where = f"status IN ({marks}) AND players LIKE ?"
-        params: list[Any] = [*statuses, f'%{json.dumps({"id": player})[1:-1]}%']
+        seat = json.dumps({"id": player})[1:-1]
+        literal = seat.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where = f"status IN ({marks}) AND players LIKE ? ESCAPE '\\'"
+        params: list[Any] = [*statuses, f"%{literal}%"]
         if guild_id is not None:
             where += " AND guild_id = ?"
             params.append(guild_id)
@@ -245,6 +249,14 @@ class Store:
                        created_at=row["created_at"])
             for row in rows
         ]
+
+    async def last_seq(self, session_id: int) -> int:
+        """The sequence number of the session's latest move (0 before the first)."""
+        async with self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session_id,)
+        ) as cursor:
+            (last,) = await cursor.fetchone()
+        return last
 
     # -- writing -------------------------------------------------------------
 
@@ -288,10 +300,7 @@ class Store:
         """Append a move and store the session's new state (and its new timers) in one transaction."""
         async with self._transaction():
             await self._update(session, now, changes, timers)
-            async with self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE session_id = ?", (session.id,)
-            ) as cursor:
-                (last,) = await cursor.fetchone()
+            last = await self.last_seq(session.id)
             await self._db.execute(
                 "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -424,7 +433,7 @@ def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since"}
-_COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason"}
+_COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason", "dice_seed"}
 
 
 def _encode(key: str, value: Any) -> Any:

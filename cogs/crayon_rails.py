@@ -1,4 +1,5 @@
-"""Crayon Rails commands: /keep, /build, /pickup, /drop, /lock, /deliver, /pitch, /upgrade, /endturn.
+"""Crayon Rails commands: /keep, /build, /pickup, /drop, /lock, /deliver, /pitch, /upgrade, /endturn,
+and /cities (a private list of cities, their supplies and open demands, to plan routes).
 
 Moving uses the shared `/move` (cogs/verbs.py); a derailed player chooses his lost load with the
 buttons under the board. `/build to:` first shows the proposed track on the map with Confirm and
@@ -20,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import announce, game_session, guarded, host_of, perform_game_command, pressed_session
+from bot.frontends.crayon_cities import cities_text, city_choices
 from bot.frontends.crayon_rails import FRONTEND, build_target
 from bot.host import UserError
 from bot.replies import EMBED_COLOUR, image_names, mention
@@ -100,6 +102,21 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                     await interaction.message.delete()
 
         await guarded(interaction, work)
+
+
+async def show_cities(interaction: discord.Interaction, city: str | None) -> None:
+    """Answer privately with the cities, their supplies and the asker's open demands."""
+
+    async def work() -> None:
+        view, names = None, {}
+        with contextlib.suppress(UserError):
+            session = await game_session(interaction, SLUG, "cities")
+            view, names = host_of(interaction).public_view(session), image_names(session)
+        text = cities_text(view, str(interaction.user.id), names, city)
+        embed = discord.Embed(title="Crayon Rails cities", description=text[:4000], colour=EMBED_COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    await guarded(interaction, work)
 
 
 TRAINS = [app_commands.Choice(name=f"{name} (20)", value=name) for name in ("fast", "heavy", "super")]
@@ -194,6 +211,15 @@ class CrayonRails(commands.Cog):
     @app_commands.guild_only()
     async def upgrade(self, interaction: discord.Interaction, train: app_commands.Choice[str]) -> None:
         await act(interaction, "upgrade", train=train.value)
+
+    @app_commands.command(name="cities", description="Crayon Rails: cities, their supplies and open demands (private)")
+    @app_commands.describe(city="One city in detail: who supplies what it wants, where its loads are wanted")
+    async def cities(self, interaction: discord.Interaction, city: str | None = None) -> None:
+        await show_cities(interaction, city)
+
+    @cities.autocomplete("city")
+    async def cities_city(self, interaction: discord.Interaction, current: str) -> Choices:
+        return [app_commands.Choice(name=label[:100], value=value) for label, value in city_choices(current)][:25]
 
     @app_commands.command(name="endturn", description="Crayon Rails: end your turn")
     @app_commands.guild_only()

@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import records
+from bot import game_record, records
 from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
+from bot.dice_table import dice_line
 from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
@@ -122,8 +123,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             session = await host.abandon(str(interaction.channel_id), str(interaction.user.id),
                                          can_manage=_can_manage(interaction))
             title = get_game(session.slug).title
+            reveal = dice_line(session)
             await interaction.response.send_message(
-                f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one.")
+                f"{interaction.user.mention} abandoned {title} #{session.id}. `/game start` opens a new one."
+                + (f"\n{reveal}" if reveal else ""))
 
         await guarded(interaction, work)
 
@@ -163,6 +166,42 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             sessions = await records.history(host_of(interaction), str(interaction.channel_id))
             await interaction.response.send_message(records.history_text(sessions),
                                                     allowed_mentions=discord.AllowedMentions.none())
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="export", description="The record of a finished game, to check its dice")
+    @app_commands.describe(game="The game's number (default: this channel's latest game)")
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await game_record.finished_session(host, str(interaction.channel_id),
+                                                          str(interaction.guild_id), game)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            file = game_record.record_file(await game_record.record_of(host, session))
+            await interaction.followup.send(
+                f"The record of {game_label(session)}. Check it with `python -m games.verify {file.filename}` "
+                "(in a copy of Parlor) or `/game verify`.", file=file, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="verify", description="Check a game record: its seed, every die and every move")
+    @app_commands.describe(record="A record file from /game export (default: a finished game of this server)",
+                           game="The game's number (default: this channel's latest game)")
+    @app_commands.guild_only()
+    async def verify(self, interaction: discord.Interaction, record: discord.Attachment | None = None,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if record is not None:
+                verdict = await game_record.check_attachment(record)
+            else:
+                session = await game_record.finished_session(host, str(interaction.channel_id),
+                                                              str(interaction.guild_id), game)
+                verdict = await game_record.check_record(await game_record.record_of(host, session))
+            await interaction.followup.send(game_record.verdict_text(verdict), ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
 
         await guarded(interaction, work)
 

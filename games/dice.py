@@ -6,7 +6,9 @@ The scheme, small enough to re-implement in any language:
   those 32 bytes (hex), shown when the game begins; the seed itself is revealed when it ends.
 - Each step of the game has a sequence number: 0 for the setup (the deal, the first shuffle),
   then 1, 2, ... for the moves in the order they were made. The step's key is
-  HMAC-SHA256(key=seed bytes, message=f"{game_id}:{seq}" in UTF-8).
+  HMAC-SHA256(key=seed bytes, message=f"step:{seq}" in UTF-8). (Every game draws its own fresh
+  seed, so the step number alone tells steps apart; the game's number is not part of the
+  message because a rematch is set up before the database has numbered it.)
 - The step's random bytes are HMAC-SHA256(key=step key, message=counter as 8 bytes big-endian)
   for counter 0, 1, 2, ..., concatenated.
 - A uniform number below n takes the next 8 bytes as a big-endian integer x and returns x mod n,
@@ -64,16 +66,16 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed_bytes(seed)).hexdigest()
 
 
-def step_key(seed: str, game_id: int | str, seq: int) -> bytes:
-    """The key of one step's randomness: HMAC-SHA256(seed, "<game id>:<seq>")."""
-    return hmac.new(seed_bytes(seed), f"{game_id}:{seq}".encode(), hashlib.sha256).digest()
+def step_key(seed: str, seq: int) -> bytes:
+    """The key of one step's randomness: HMAC-SHA256(seed, "step:<seq>")."""
+    return hmac.new(seed_bytes(seed), f"step:{seq}".encode(), hashlib.sha256).digest()
 
 
 class DiceRandomness:
     """The `Randomness` of one step of one game, drawn from the stream its step key fixes."""
 
-    def __init__(self, seed: str, game_id: int | str, seq: int) -> None:
-        self._key = step_key(seed, game_id, seq)
+    def __init__(self, seed: str, seq: int) -> None:
+        self._key = step_key(seed, seq)
         self._counter = 0
         self._buffer = b""
 

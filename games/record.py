@@ -8,9 +8,12 @@ outcomes it consumed and the events the engine answered, in order. Player ids ar
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from games.core import Game, ScriptedRandomness
 
 RECORD_FORMAT = "parlor-game-record/1"
 END_REASONS = ("played out", "abandoned", "timeout")
@@ -68,3 +71,18 @@ def with_names(text: str, names: dict[str, str]) -> str:
     for player_id in sorted(names, key=len, reverse=True):
         text = text.replace(player_id, names[player_id])
     return text
+
+
+def replay_log(game: Game, players: Sequence[str], options: Mapping[str, Any] | None,
+               setup: Mapping[str, Any], moves: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]],
+               ) -> Iterator[tuple[Any, list[dict]]]:
+    """Replay a move log with its logged outcomes: the state after the setup (no events), then after each move.
+
+    `moves` are (player, action, outcomes) in order. This trusts the log (the audit of a game the
+    bot itself played); `games.verify` is the check that trusts only the seed.
+    """
+    state = game.new_game(players, ScriptedRandomness(**setup), options or None)
+    yield state, []
+    for player, action, outcomes in moves:
+        state, events = game.apply(state, player, dict(action), ScriptedRandomness(**outcomes))
+        yield state, events

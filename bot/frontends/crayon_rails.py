@@ -11,12 +11,11 @@ draws the `/build to:` preview. The shared `/move` verb maps here too:
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Events, Frontend, Names, display_name
+from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
+from bot.frontends.crayon_components import acting_components, action_for_token, expand
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove
 from games.crayon_rails.cards import demand_card
@@ -26,12 +25,18 @@ RULES = """**Crayon Rails** (two players, public locking)
 Build track between mileposts (up to 20 a turn: clear 1, mountain 2, alpine 5, city 3, major city 5, \
 river +2) from a major city or your own track. Run your train (freight: 9 mileposts, 2 loads) along \
 your track; the other's track costs 4 a turn. Reverse only in cities.
-Pick up loads where supplied and deliver them for the payoff on a card. All demand cards are in a public \
-pool: to deliver, first **lock** one demand of a pool card with a load you carry (3 markers each); the \
-other player may race you on the same demand. Cards kept at setup are your private locks.
-Events: Derailment, Flood, Strike, Snow. With no locked loads you may **pitch** your turn to discard \
-three random pool cards.
+Pick up loads where supplied and deliver them for the payoff on a card. **Which city supplies what:** \
+the map labels each city's loads (legend under it), and `/cities` answers privately with every city, its \
+milepost, its supplies and the open demands there (`/cities city:Northgate` for one city in detail).
+All demand cards are in a public pool: to deliver, first **lock** one demand of a pool card with a load \
+you carry (3 markers each); the other player may race you on the same demand. Cards kept at setup are \
+your private locks. Events: Derailment, Flood, Strike, Snow. With no locked loads you may **pitch** your \
+turn to discard three random pool cards.
 Win with 100 cash, track joining 3 of the 4 major cities, and no locked loads; the round is finished first.
+Rulings: a kept card counts as a locked load only once its load is aboard (before that it blocks neither \
+a win nor a pitch); loads of one type serve any of your kept cards; the two-sections-per-city entry \
+limit applies to small and medium cities, not majors; events turned up during setup are set aside and \
+replaced; a qualification announced at the end of the first player's turn stands for the rest of the round.
 Setup: `/keep cards:"17:0 23:2"` (card:demand, up to two; leave out to keep none). Turn: `/place city:` \
 (first turn), `/move`, `/pickup`, `/drop`, `/lock`, `/deliver`, then `/build to:` (preview, Confirm) or \
 `/build path:"F7 G7"` (at once) or `/upgrade`, then `/endturn`. `/pitch` replaces a turn."""
@@ -80,6 +85,9 @@ def keep_action(cards: str | None) -> dict:
         if not (sep and card.lstrip("#").isdigit() and demand in ("0", "1", "2")):
             raise IllegalMove(f"Write each kept card as card:demand, like \"17:0 23:2\" (demand 0, 1 or 2), "
                               f"not {item!r}.")
+        if card.lstrip("#") in kept:
+            raise IllegalMove(f"Card {card.lstrip('#')} is named twice: a kept card locks one demand, so name "
+                              f"it once, like \"{card.lstrip('#')}:{demand}\".")
         kept[card.lstrip("#")] = int(demand)
     return {"type": "keep", "cards": kept}
 
@@ -89,40 +97,21 @@ def place_name(milepost: str) -> str:
     return city.name if city else milepost
 
 
+def place_label(milepost: str) -> str:
+    """How replies name a place: "Northgate (I2)" where a city stands, else the milepost."""
+    city = board().city_at(milepost)
+    return f"{city.name} ({milepost})" if city else milepost
+
+
+def city_label(name: str) -> str:
+    """A city name with its milepost, "Northgate (I2)"; other words pass through."""
+    city = board().cities.get(name)
+    return f"{city.name} ({city.at})" if city else name
+
+
 def demand_label(card: int, demand: int) -> str:
     wanted = demand_card(card).demands[demand]
     return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
-
-
-def _pending(view: dict) -> list[str]:
-    return next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
-
-
-def _path_cost(path: list[str]) -> int:
-    the_board = board()
-    return sum(the_board.build_cost(a, b) for a, b in itertools.pairwise(path))
-
-
-def _locked_aboard(view: dict, player: dict) -> tuple[Counter[str], list[int]]:
-    """Loads aboard under a lock, and the private cards whose load is aboard (as the engine counts them)."""
-    carried = Counter(player["loads"])
-    committed: Counter[str] = Counter()
-    private: list[tuple[int, str]] = []
-    for card in view["pool"]:
-        for lock in card["locks"]:
-            if lock["player"] != player["id"]:
-                continue
-            load = card["demands"][lock["demand"]]["load"]
-            if card["private_to"]:
-                private.append((card["id"], load))
-            else:
-                committed[load] += 1
-    filled = []
-    for card_id, load in private:
-        if carried[load] - committed[load] > 0:
-            committed[load] += 1
-            filled.append(card_id)
-    return committed, filled
 
 
 class CrayonRailsFrontend(Frontend):
@@ -138,7 +127,8 @@ class CrayonRailsFrontend(Frontend):
                 "deliver": "/deliver — a locked load here, for its payoff",
                 "pitch": "/pitch — give up your turn to discard three pool cards",
                 "upgrade": "/upgrade — your train, for 20 instead of building",
-                "endturn": "/endturn — end your turn"}
+                "endturn": "/endturn — end your turn",
+                "cities": "/cities [city] — privately: each city's milepost, supplies and open demands"}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_board(view, dict(names))
@@ -175,8 +165,9 @@ class CrayonRailsFrontend(Frontend):
         built = next(event for event in events if event["type"] == "built")
         path, cost = built["path"], built["cost"]
         player = next(p for p in view["players"] if p["id"] == built["player"])
-        reach = "" if path[-1] == target else f" (toward {place_name(target)}: the rest on a later turn)"
-        text = (f"Build {' '.join(path)} to {place_name(path[-1])}{reach} for **{cost}**; "
+        reach = "" if path[-1] == target else f" (toward {place_label(target)}: the rest on a later turn)"
+        text = (f"Build {len(path) - 1} sections from {place_label(path[0])} to {place_label(path[-1])}{reach} "
+                f"for **{cost}** ({' '.join(path)}); "
                 f"cash {player['cash']} -> {player['cash'] - cost}.")
         caption = f"Proposed: {' '.join(path)}  cost {cost}"
         return text, draw_build_preview(view, dict(names), path, caption)
@@ -204,7 +195,7 @@ class CrayonRailsFrontend(Frontend):
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{view['phase']}**, round {view['round']}; deck {view['deck']} cards"]
         for player in view["players"]:
-            where = place_name(player["at"]) if player["at"] else "not placed"
+            where = place_label(player["at"]) if player["at"] else "not placed"
             lines.append(
                 f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
@@ -225,69 +216,17 @@ class CrayonRailsFrontend(Frontend):
             lines.append("To act: " + ", ".join(display_name(names, p) for p in view["to_act"]))
         return "\n".join(lines)
 
-    def buttons(self, view: dict) -> list[ActionButton]:
-        if view["phase"] == "over" or not view["to_act"]:
-            return []
-        pending = _pending(view)
-        players = {p["id"]: p for p in view["players"]}
-        if pending:
-            found: list[ActionButton] = []
-            for player_id in pending:
-                found += [b for b in self._loss_buttons(view, players[player_id]) if b not in found]
-            return found[:25]
-        if view["phase"] == "setup":
-            offered = [c for c in view["pool"] if not c["private_to"]]
-            keeps = [
-                ActionButton(f"Keep #{c['id']}: {d['load']} to {d['city']}", f"keep.{c['id']}={i}")
-                for c in offered for i, d in enumerate(c["demands"])
-            ]
-            return [ActionButton("Keep none", "keep", "secondary"), *keeps[:20]]
-        player = players[view["to_act"][0]]
-        found = []
-        if view["phase"] == "play":
-            found += self._train_buttons(view, player)
-        found.append(ActionButton("End turn", "end_turn", "success"))
-        return found[:25]
+    def components(self, view: dict, legal: Legal) -> list[Component]:
+        """Menus and buttons for the player to act: see bot/frontends/crayon_components.py."""
+        return acting_components(view, legal)
 
-    @staticmethod
-    def _loss_buttons(view: dict, player: dict) -> list[ActionButton]:
-        """What a derailed player may lose: a public lock's load, a private card's load aboard, a free load."""
-        committed, filled = _locked_aboard(view, player)
-        found = []
-        for card in view["pool"]:
-            if card["id"] in filled:
-                found += [ActionButton(f"Keep #{card['id']} private", f"keep_private.{card['id']}"),
-                          ActionButton(f"Release #{card['id']}", f"release.{card['id']}", "secondary")]
-            elif not card["private_to"] and any(lock["player"] == player["id"] for lock in card["locks"]):
-                found.append(ActionButton(f"Give up lock #{card['id']}", f"give_up.card.{card['id']}", "danger"))
-        free = Counter(player["loads"]) - committed
-        found += [ActionButton(f"Lose {load}", f"give_up.load.{load}", "danger") for load in sorted(free)]
-        return found
-
-    @staticmethod
-    def _train_buttons(view: dict, player: dict) -> list[ActionButton]:
-        city = board().city_at(player["at"]) if player["at"] else None
-        found = []
-        if city:
-            found += [ActionButton(f"Pick up {load}", f"pickup.{load}", "secondary") for load in city.supplies]
-            for card in view["pool"]:
-                for lock in card["locks"]:
-                    demand = card["demands"][lock["demand"]]
-                    if lock["player"] == player["id"] and demand["city"] == city.name:
-                        found.append(ActionButton(f"Deliver {demand['load']} (#{card['id']})",
-                                                  f"deliver.{card['id']}.{lock['demand']}"))
-        for card in view["pool"]:
-            if card["private_to"] or any(lock["player"] == player["id"] for lock in card["locks"]):
-                continue
-            for index, demand in enumerate(card["demands"]):
-                locked = {lock["demand"] for lock in card["locks"]}
-                if demand["load"] in player["loads"] and (not locked or index in locked) and player["markers"]:
-                    found.append(ActionButton(f"Lock #{card['id']} {demand['load']}", f"lock.{card['id']}.{index}"))
-        if not any(lock["player"] == player["id"] for card in view["pool"] for lock in card["locks"]):
-            found.append(ActionButton("Pitch", "pitch", "secondary"))
-        return found
+    def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
+        return expand(token, view, viewer, legal)
 
     def action_for_button(self, token: str) -> dict:
+        menu_action = action_for_token(token)
+        if menu_action is not None:
+            return menu_action
         verb, _, rest = token.partition(".")
         parts = rest.split(".") if rest else []
         try:
@@ -319,18 +258,17 @@ def _move_choices(moves: list[dict]) -> list[tuple[str, str]]:
     """Each place the train reaches this turn, nearest first."""
     found: dict[str, int] = {}
     for action in moves:
-        place = place_name(action["path"][-1])
+        place = action["path"][-1]
         found[place] = min(found.get(place, len(action["path"])), len(action["path"]))
-    return [(f"{place} ({steps} milepost{'s' if steps > 1 else ''})", place)
+    return [(f"{place_label(place)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(place))
             for place, steps in sorted(found.items(), key=lambda item: (item[1], item[0]))]
 
 
 def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:
-    """The cheapest affordable builds first (with their cost), then every other city."""
-    found = [(f"{place_name(a['path'][-1])}: {len(a['path']) - 1} sections, cost {_path_cost(a['path'])}",
-              place_name(a["path"][-1])) for a in builds]
+    """The suggested builds first (goal cities, then the cheapest others), then every other city."""
+    found = [(f"{city_label(a['to'])}: suggested", a["to"]) for a in builds if a.get("to")]
     named = {value for _, value in found}
-    return found + [(name, name) for name in sorted(board().cities) if name not in named]
+    return found + [(city_label(name), name) for name in sorted(board().cities) if name not in named]
 
 
 def _card_choices(actions: list[dict]) -> list[tuple[str, str]]:
@@ -359,13 +297,15 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "kept":
             return f"{who} keeps {len(event['cards'])} card(s) privately locked."
         case "built":
-            return f"{who} builds {' '.join(event['path'])} for {event['cost']}."
+            path = event["path"]
+            return (f"{who} builds {len(path) - 1} section{'s' if len(path) > 2 else ''} from "
+                    f"{place_label(path[0])} to {place_label(path[-1])} for {event['cost']}.")
         case "upgraded":
             return f"{who} upgrades to a {event['train']} train."
         case "started":
-            return f"{who} puts a train on {event['city']}."
+            return f"{who} puts a train on {city_label(event['city'])}."
         case "moved":
-            return f"{who} moves to {event['path'][-1]}."
+            return f"{who} moves to {place_label(event['path'][-1])}."
         case "fee_paid":
             return f"{who} pays {display_name(names, event['to'])} {event['amount']} to use their track."
         case "picked_up":
@@ -376,11 +316,11 @@ def _narrate(event: dict, names: Names) -> str | None:
             race = " (a race!)" if event["race"] else ""
             return f"{who} locks card #{event['card']} for {event['load']}{race}."
         case "delivered":
-            return f"{who} delivers {event['load']} to {event['city']} for **{event['payoff']}**."
+            return f"{who} delivers {event['load']} to {city_label(event['city'])} for **{event['payoff']}**."
         case "pitched":
             return f"{who} pitches cards {', '.join(f'#{c}' for c in event['cards'])}."
         case "derailment" | "flood" | "strike" | "snow":
-            place = event.get("city") or event.get("river")
+            place = city_label(event["city"]) if event.get("city") else f"the {event.get('river')}"
             hit = [display_name(names, p) for p in event.get("players", [])]
             return f"Event: **{event['type']}** at {place}" + (f": {', '.join(hit)} derailed." if hit else ".")
         case "load_lost" | "released" | "kept_private":
@@ -388,7 +328,7 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "turn_lost":
             return f"{who} loses this turn to a derailment."
         case "qualified":
-            return f"{who} meets the victory conditions; the round is finished."
+            return f"{who} meets the victory conditions: that stands, and the round is finished first."
         case "game_over":
             return "Game over: " + ", ".join(display_name(names, w) for w in event["winners"]) + " wins!"
         case "play_started":

@@ -1,34 +1,109 @@
-"""The Crayon Rails board: terrain, rivers and cities (drawn once and cached), then track,
-trains and a side panel with the players and the card pool, all from a public view.
+"""The Crayon Rails table picture, laid out for a phone (shown about 400 px wide) first.
 
-`draw_build_preview` is the same board with a proposed build drawn over it, so a player sees
-where `/build to:` would lay track before confirming it."""
+Top to bottom: the players (cash, train, loads, goals), a close-up map around the acting player's
+train or network (city names with their mileposts and the loads they supply), the card pool (one
+line per card, the acting player's cards marked), and the whole map with a legend of supply codes.
+
+Speed: both maps' terrain, rivers and city labels never change, so they are drawn once, in full
+colour with smooth text, and reduced to a fixed palette ("P" image) that every picture shares. A
+picture is then a palette canvas: the cached layers pasted, track and trains drawn as palette
+indices, and text stamped from cached glyph masks; PNG encoding of a palette image at a low zlib
+level is what keeps drawing plus encoding within a few milliseconds.
+"""
 
 from __future__ import annotations
 
-import itertools
+import io
 import math
-from functools import cache
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.canvas import INK, MUTED, PLAYER_COLOURS, font, new_canvas, to_png, token_labels
+from bot.render.canvas import BACKGROUND, INK, MUTED, PLAYER_COLOURS, font, token_labels
 from games.crayon_rails.mapdata import COLUMNS, board
 
-WIDTH, HEIGHT = 1000, 600
-SPACING = 28
-ORIGIN = (34, 34)
-PANEL_X = 740
+WIDTH = 600
+PAD = 10
 SEA = (170, 200, 225)
-RIVER = (70, 185, 235)
-LAND = {"clear": (226, 216, 180), "mountain": (186, 160, 120), "alpine": (235, 235, 240)}
-PREVIEW, PREVIEW_HALO = (255, 120, 0), (255, 240, 120)
+RIVER = (40, 150, 230)
+LAND = {"clear": (226, 216, 180), "mountain": (196, 170, 130), "alpine": (235, 235, 240)}
+PEAK = {"mountain": (110, 80, 50), "alpine": (90, 90, 110)}
 CITY_FILL = {"major": (190, 40, 40), "medium": (220, 120, 40), "small": (240, 200, 60)}
+PREVIEW, PREVIEW_HALO = (255, 120, 0), (255, 240, 120)
+EVENT = (120, 0, 160)
+HIGHLIGHT = (255, 243, 190)
+LABEL_HALO = (250, 248, 240)
+WHITE = (255, 255, 255)
+PALETTE = [BACKGROUND, INK, MUTED, *PLAYER_COLOURS, SEA, RIVER, *LAND.values(), *PEAK.values(),
+           *CITY_FILL.values(), PREVIEW, PREVIEW_HALO, EVENT, HIGHLIGHT, LABEL_HALO, WHITE]
+INDEX = {colour: index for index, colour in enumerate(PALETTE)}
+
+ZOOM_HEIGHT = 330
+ZOOM_SPACING = 44
+OVERVIEW_SPACING = 23
+LOAD_CODES: dict[str, str] = {}
+"""Load -> the short code the whole map shows beside each supplying city (filled on first use)."""
 
 
-def point(milepost: str) -> tuple[float, float]:
+@dataclass(frozen=True)
+class MapStyle:
+    spacing: int
+    margin: int
+    track: int
+    train: int
+    detailed: bool
+    """Detailed maps name each city with its milepost and supplies; the overview uses codes."""
+
+    def point(self, milepost: str) -> tuple[float, float]:
+        return _point(self, milepost)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        the_board = board()
+        return (round(2 * self.margin + (the_board.width - 0.5) * self.spacing),
+                round(2 * self.margin + (the_board.height - 1) * self.spacing * math.sqrt(3) / 2))
+
+
+@lru_cache(maxsize=2048)
+def _point(style: MapStyle, milepost: str) -> tuple[float, float]:
+    """Where a milepost sits on a map of this style (cached: every picture asks for the same points)."""
     x, y = board().position(milepost)
-    return ORIGIN[0] + x * SPACING, ORIGIN[1] + y * SPACING
+    return style.margin + x * style.spacing, style.margin + y * style.spacing
+
+
+ZOOM = MapStyle(ZOOM_SPACING, 40, 7, 13, True)
+OVERVIEW = MapStyle(OVERVIEW_SPACING, (WIDTH - 23 * OVERVIEW_SPACING) // 2 + 6, 3, 7, False)
+
+
+def load_codes() -> dict[str, str]:
+    """Two-letter codes for the loads, unique across the shipped loads."""
+    if not LOAD_CODES:
+        for load in board().loads:
+            code = load[:2]
+            if code in LOAD_CODES.values():
+                code = load[0] + load[2]
+            LOAD_CODES[load] = code
+    return LOAD_CODES
+
+
+@cache
+def palette_image() -> Image.Image:
+    image = Image.new("P", (1, 1))
+    flat = [channel for colour in PALETTE for channel in colour]
+    image.putpalette(flat + [0] * (768 - len(flat)))
+    return image
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def encode(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 def _hexagon(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:
@@ -38,162 +113,333 @@ def _hexagon(centre: tuple[float, float], radius: float) -> list[tuple[float, fl
 
 
 @cache
-def terrain_layer() -> Image.Image:
-    """Sea, land cells, mountains, rivers, cities and grid labels: everything that never changes."""
+def map_layer(style: MapStyle) -> Image.Image:
+    """Sea, land, mountains, every river crossing and the cities with their supplies, as a palette image."""
     the_board = board()
-    image, draw = new_canvas(WIDTH, HEIGHT)
-    map_bottom = ORIGIN[1] + (the_board.height - 1) * SPACING * math.sqrt(3) / 2 + 18
-    draw.rectangle((ORIGIN[0] - 18, ORIGIN[1] - 18, ORIGIN[0] + (the_board.width + 0.5) * SPACING, map_bottom),
-                   fill=SEA)
-    cell = SPACING / math.sqrt(3) + 0.6
+    image = Image.new("RGB", style.size, SEA)
+    draw = ImageDraw.Draw(image)
+    cell = style.spacing / math.sqrt(3) + 0.6
     for milepost, terrain in the_board.terrain.items():
-        draw.polygon(_hexagon(point(milepost), cell), fill=LAND[terrain])
+        draw.polygon(_hexagon(style.point(milepost), cell), fill=LAND[terrain])
+    dot = max(1.5, style.spacing / 16)
     for milepost, terrain in the_board.terrain.items():
-        x, y = point(milepost)
+        x, y = style.point(milepost)
         if terrain == "clear":
-            draw.ellipse((x - 1.5, y - 1.5, x + 1.5, y + 1.5), fill=MUTED)
+            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=MUTED)
         else:
-            fill = (110, 80, 50) if terrain == "mountain" else (90, 90, 110)
-            draw.polygon([(x, y - 6), (x - 6, y + 4), (x + 6, y + 4)], fill=fill)
-    _draw_rivers(draw)
-    _draw_cities(draw)
-    small = font(10)
-    for col in range(the_board.width):
-        draw.text((ORIGIN[0] + col * SPACING, ORIGIN[1] - 26), COLUMNS[col], font=small, fill=MUTED, anchor="mm")
-    for row in range(the_board.height):
-        draw.text((ORIGIN[0] - 26, ORIGIN[1] + row * SPACING * math.sqrt(3) / 2), str(row + 1), font=small,
-                  fill=MUTED, anchor="mm")
-    return image
+            size = style.spacing / 4
+            draw.polygon([(x, y - size), (x - size, y + size * 0.7), (x + size, y + size * 0.7)],
+                         fill=PEAK[terrain])
+    _draw_cities(draw, style)
+    _draw_rivers(draw, style)
+    if not style.detailed:
+        small = font(11)
+        for col in range(the_board.width):
+            draw.text((style.point(f"{COLUMNS[col]}1")[0], 2), COLUMNS[col], font=small, fill=INK, anchor="mt")
+    return to_palette(image)
 
 
-def _draw_rivers(draw: ImageDraw.ImageDraw) -> None:
+def crossing_segment(style: MapStyle, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The river's stroke across the section a-b: perpendicular to it, through its middle."""
+    (ax, ay), (bx, by) = style.point(a), style.point(b)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    dx, dy = (bx - ax) / 2, (by - ay) / 2
+    return (mx - dy * 0.6, my + dx * 0.6), (mx + dy * 0.6, my - dx * 0.6)
+
+
+def _draw_rivers(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
+    """Each crossing as a stroke across its section, drawn over the city labels so that no crossing
+    (even a lone one, or one beside a city) goes unseen."""
+    width = max(3, style.spacing // 8)
     for sections in board().rivers.values():
-        line: list[tuple[float, float]] = []
         for a, b in sections:
-            (ax, ay), (bx, by) = point(a), point(b)
-            middle = ((ax + bx) / 2, (ay + by) / 2)
-            if line and math.dist(line[-1], middle) > SPACING:
-                draw.line(line, fill=RIVER, width=3)
-                line = []
-            line.append(middle)
-        if len(line) > 1:
-            draw.line(line, fill=RIVER, width=3)
+            draw.line(crossing_segment(style, a, b), fill=RIVER, width=width)
 
 
-def _draw_cities(draw: ImageDraw.ImageDraw) -> None:
+def _draw_cities(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
+    scale = style.spacing / 28
+    codes = load_codes()
     for city in board().cities.values():
-        x, y = point(city.at)
+        x, y = style.point(city.at)
         fill = CITY_FILL[city.size]
         if city.size == "major":
-            draw.polygon(_hexagon((x, y), 10), fill=fill, outline=INK)
+            draw.polygon(_hexagon((x, y), 10 * scale), fill=fill, outline=INK)
         elif city.size == "medium":
-            draw.rectangle((x - 6, y - 6, x + 6, y + 6), fill=fill, outline=INK)
+            r = 6 * scale
+            draw.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=INK)
         else:
-            draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=fill, outline=INK)
-        size = 12 if city.size == "major" else 10
-        draw.text((x, y + 16), city.name, font=font(size), fill=INK, anchor="mm", stroke_width=2,
-                  stroke_fill=(250, 248, 240))
+            r = 5 * scale
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK)
+        halo = {"stroke_width": 3, "stroke_fill": LABEL_HALO}
+        if style.detailed:
+            draw.text((x, y + 12 * scale), f"{city.name} {city.at}", font=font(17), fill=INK, anchor="mt", **halo)
+            draw.text((x, y + 12 * scale + 19), ", ".join(city.supplies), font=font(15), fill=(20, 90, 40),
+                      anchor="mt", **halo)
+        else:
+            draw.text((x, y + 8 * scale), city.name, font=font(11), fill=INK, anchor="mt", **halo)
+            draw.text((x + 8 * scale, y - 6 * scale), "".join(codes[load] for load in city.supplies), font=font(11),
+                      fill=(20, 90, 40), anchor="lm", **halo)
+
+
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, size: int) -> tuple[Image.Image, int, int, int]:
+    """A one-bit mask of `text` with its left/top offsets and advance width, drawn once per string."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("1", (max(1, right - left) + size, max(1, bottom - top) + size // 2), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=1)
+    inked = mask.getbbox()
+    if inked:
+        mask = mask.crop((0, 0, inked[2], inked[3]))
+    return mask, left, top, max(right, left + mask.width)
+
+
+def stamp(image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: tuple[int, int, int],
+          anchor: str = "la") -> int:
+    """Text on a palette image from cached masks; returns the x where it ends. Anchors: l/m/r + a/m."""
+    if not text:
+        return int(xy[0])
+    mask, left, top, right = _glyphs(text, size)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= right / 2
+    elif anchor[0] == "r":
+        x -= right
+    if anchor[1] == "m":
+        y -= size * 0.6
+    image.paste(INDEX[colour], (round(x + left), round(y + top)), mask)
+    return round(x + right)
+
+
+def _colour(seat: int) -> tuple[int, int, int]:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def train_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int) -> None:
+    """A player's train: a circle for the first seat, a square for the second (told apart by shape as
+    well as colour, whatever the names); the header shows the same mark beside each name."""
+    x, y = centre
+    box = (x - r, y - r, x + r, y + r)
+    if seat % 2 == 0:
+        draw.ellipse(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+    else:
+        draw.rectangle(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+
+
+def _place(milepost: str | None) -> str:
+    if not milepost:
+        return "not placed"
+    city = board().city_at(milepost)
+    return f"{city.name} ({milepost})" if city else milepost
+
+
+class Table:
+    """One picture being put together from a view, top to bottom."""
+
+    def __init__(self, view: dict, names: dict[str, str]) -> None:
+        self.view, self.names = view, names
+        self.overview_top = 0
+        self.zoom_origin = (0, 0)
+        self.seat = {p["id"]: seat for seat, p in enumerate(view["players"])}
+        acting = [p for p in view["players"] if p["id"] in view["to_act"]]
+        self.acting = acting[0] if acting else None
+
+    def name(self, player_id: str) -> str:
+        return self.names.get(player_id, player_id)
+
+    def compose(self, path: list[str] | None = None, caption: str | None = None) -> Image.Image:
+        pool = self._pool_rows()
+        header = 34 + 56 * len(self.view["players"]) + (30 if caption else 0)
+        overview = map_layer(OVERVIEW)
+        legend = 44
+        height = header + ZOOM_HEIGHT + 8 + 30 + 26 * len(pool) + 8 + overview.height + legend
+        image = Image.new("P", (WIDTH, height), 0)
+        image.putpalette(palette_image().getpalette())
+        y = self._header(image, caption)
+        self._zoom(image, y, path)
+        y += ZOOM_HEIGHT + 8
+        y = self._pool(image, y, pool)
+        self.overview_top = y + 8
+        self._overview(image, y + 8, overview, path)
+        self._legend(image, y + 8 + overview.height)
+        return image
+
+    def _header(self, image: Image.Image, caption: str | None) -> int:
+        view = self.view
+        draw = ImageDraw.Draw(image)
+        events = "; ".join(f"{e['kind']} at {e['target']}" for e in view["active_events"])
+        title = f"Round {view['round']} · {view['phase']} · deck {view['deck']}"
+        stamp(image, (PAD, 6), title, 20, INK)
+        if events:
+            stamp(image, (WIDTH - PAD, 8), events[:40], 18, EVENT, "ra")
+        y = 34
+        for seat, player in enumerate(view["players"]):
+            colour = _colour(seat)
+            if self.acting is player:
+                draw.rectangle((0, y - 2, WIDTH, y + 53), fill=INDEX[HIGHLIGHT])
+                draw.polygon([(2, y + 4), (2, y + 22), (11, y + 13)], fill=INDEX[colour])
+            train_mark(draw, (PAD + 22, y + 13), 9, seat)
+            end = stamp(image, (PAD + 38, y), self.name(player["id"])[:16], 24, colour)
+            stamp(image, (end + 12, y), f"${player['cash']}M", 24, INK)
+            needed = view.get("options", {}).get("major_cities", 3)
+            goals = f"majors {player['majors_joined']}/{needed} · markers {player['markers']}"
+            stamp(image, (WIDTH - PAD, y + 2), goals,
+                  18, INK, "ra")
+            loads = ", ".join(player["loads"]) or "no loads"
+            stamp(image, (PAD + 6, y + 29), f"{player['train']} · {_place(player['at'])} · {loads}", 19, INK)
+            y += 56
+        if caption:
+            draw.rectangle((0, y - 2, WIDTH, y + 26), fill=INDEX[PREVIEW_HALO])
+            stamp(image, (PAD, y + 1), caption[:60], 20, INK)
+            y += 30
+        return y
+
+    def _focus(self, path: list[str] | None) -> tuple[float, float]:
+        """Where the close-up looks: the proposed track, else the acting train, else his network."""
+        places: list[str] = list(path or [])
+        player = self.acting
+        if not places and player:
+            places = [player["at"]] if player["at"] else [m for section in player["track"] for m in section]
+        if not places:
+            size = ZOOM.size
+            return size[0] / 2, size[1] / 2
+        points = [ZOOM.point(m) for m in places]
+        return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+
+    def _zoom(self, image: Image.Image, top: int, path: list[str] | None) -> None:
+        layer = map_layer(ZOOM)
+        fx, fy = self._focus(path)
+        left = round(min(max(0, fx - WIDTH / 2), layer.width - WIDTH))
+        upper = round(min(max(0, fy - ZOOM_HEIGHT / 2), layer.height - ZOOM_HEIGHT))
+        self.zoom_origin = (left, upper)
+        close = layer.crop((left, upper, left + WIDTH, upper + ZOOM_HEIGHT))
+        self._overlay(close, ZOOM, (-left, -upper), path)
+        for col in range(board().width):
+            x = ZOOM.point(f"{COLUMNS[col]}1")[0] - left
+            if 8 < x < WIDTH - 8:
+                stamp(close, (x, 2), COLUMNS[col], 15, INK, "ma")
+        for row in range(board().height):
+            y = ZOOM.point(f"A{row + 1}")[1] - upper
+            if 20 < y < ZOOM_HEIGHT - 10:
+                stamp(close, (3, y), str(row + 1), 15, INK, "lm")
+        image.paste(close, (0, top))
+
+    def _overview(self, image: Image.Image, top: int, layer: Image.Image, path: list[str] | None) -> None:
+        whole = layer.copy()
+        self._overlay(whole, OVERVIEW, (0, 0), path)
+        image.paste(whole, (0, top))
+
+    def _overlay(self, image: Image.Image, style: MapStyle, offset: tuple[float, float],
+                 path: list[str] | None) -> None:
+        """Track, event marks, trains and a proposed build, drawn on a map image shifted by `offset`."""
+        draw = ImageDraw.Draw(image)
+        ox, oy = offset
+
+        def at(milepost: str) -> tuple[float, float]:
+            x, y = style.point(milepost)
+            return x + ox, y + oy
+
+        for seat, player in enumerate(self.view["players"]):
+            colour = INDEX[_colour(seat)]
+            for a, b in player["track"]:
+                draw.line([at(a), at(b)], fill=colour, width=style.track)
+        self._event_marks(draw, at, style)
+        if path:
+            points = [at(m) for m in path]
+            draw.line(points, fill=INDEX[PREVIEW_HALO], width=style.track + 5)
+            draw.line(points, fill=INDEX[PREVIEW], width=style.track)
+            r = style.track
+            for x, y in points:
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=INDEX[PREVIEW], outline=INDEX[INK])
+        labels = token_labels([self.name(player["id"]) for player in self.view["players"]])
+        for seat, player in enumerate(self.view["players"]):
+            if not player["at"]:
+                continue
+            x, y = at(player["at"])
+            x += (-1 if seat == 0 else 1) * style.train * 0.6
+            train_mark(draw, (x, y), style.train, seat)
+            if style.detailed:
+                stamp(image, (x, y), labels[seat], 15 if len(labels[seat]) < 3 else 12, WHITE, "mm")
+
+    def _event_marks(self, draw: ImageDraw.ImageDraw, at, style: MapStyle) -> None:
+        the_board = board()
+        for event in self.view["active_events"]:
+            if event["target"] in the_board.cities:
+                x, y = at(the_board.cities[event["target"]].at)
+                r = style.spacing * 0.55
+                draw.ellipse((x - r, y - r, x + r, y + r), outline=INDEX[EVENT], width=3)
+            elif event["target"] in the_board.rivers:
+                for a, b in the_board.rivers[event["target"]]:
+                    draw.line([at(a), at(b)], fill=INDEX[EVENT], width=max(2, style.track - 2))
+
+    def _pool_rows(self) -> list[dict]:
+        """The acting player's cards first (kept, locked, or matching a load aboard), then the rest."""
+        mine = self.acting["id"] if self.acting else None
+        loads = set(self.acting["loads"]) if self.acting else set()
+
+        def actionable(card: dict) -> bool:
+            if card["private_to"]:
+                return card["private_to"] == mine
+            if any(lock["player"] == mine for lock in card["locks"]):
+                return True
+            locked = {lock["demand"] for lock in card["locks"]}
+            return any(d["load"] in loads and (not locked or i in locked) for i, d in enumerate(card["demands"]))
+
+        cards = [c for c in self.view["pool"] if not c["private_to"] or c["private_to"] == mine] + [
+            c for c in self.view["pool"] if c["private_to"] and c["private_to"] != mine]
+        rows = [{"card": c, "actionable": actionable(c)} for c in cards]
+        return sorted(rows, key=lambda row: not row["actionable"])
+
+    def _pool(self, image: Image.Image, top: int, rows: list[dict]) -> int:
+        draw = ImageDraw.Draw(image)
+        head = "Pool: load city payoff" + (" (highlighted: yours to act on)" if any(r["actionable"] for r in rows)
+                                           else "")
+        stamp(image, (PAD, top + 4), head, 19, INK)
+        y = top + 30
+        for row in rows:
+            card = row["card"]
+            if row["actionable"]:
+                draw.rectangle((0, y - 2, WIDTH, y + 23), fill=INDEX[HIGHLIGHT])
+            x = stamp(image, (PAD, y), f"#{card['id']}", 18, MUTED) + 8
+            owner = card["private_to"]
+            if owner:
+                x = stamp(image, (x, y), f"{self.name(owner)[:8]}'s:", 18, _colour(self.seat[owner])) + 6
+            locked = {lock["demand"]: lock["player"] for lock in card["locks"]}
+            for index, demand in enumerate(card["demands"]):
+                if owner and index not in locked:
+                    continue
+                colour = _colour(self.seat[locked[index]]) if index in locked and not owner else INK
+                mark = "*" if index in locked and not owner else ""
+                text = f"{mark}{demand['load']} {demand['city']} {demand['payoff']}"
+                x = stamp(image, (x, y), text, 18, colour) + 10
+            y += 26
+        return y
+
+    def _legend(self, image: Image.Image, top: int) -> None:
+        codes = load_codes()
+        items = [f"{code} {load}" for load, code in sorted(codes.items(), key=lambda item: item[1])]
+        half = (len(items) + 1) // 2
+        stamp(image, (PAD, top + 2), "Supplies: " + "  ".join(items[:half]), 15, INK)
+        stamp(image, (PAD, top + 22), "  ".join(items[half:]) + "   * locked demand", 15, INK)
 
 
 def draw_board(view: dict, names: dict[str, str]) -> bytes:
-    return to_png(_board_image(view, names))
+    return encode(Table(view, names).compose())
 
 
 def draw_build_preview(view: dict, names: dict[str, str], path: list[str], caption: str) -> bytes:
-    """The board with `path` drawn as a dashed, ringed line in a highlight colour and a caption."""
-    image = _board_image(view, names)
-    draw = ImageDraw.Draw(image)
-    points = [point(milepost) for milepost in path]
-    draw.line(points, fill=PREVIEW_HALO, width=9)
-    for start, end in itertools.pairwise(points):
-        _dashed(draw, start, end)
-    for x, y in points:
-        draw.ellipse((x - 4, y - 4, x + 4, y + 4), outline=INK, fill=PREVIEW, width=1)
-    box = (ORIGIN[0] - 18, HEIGHT - 40, PANEL_X - 12, HEIGHT - 12)
-    draw.rectangle(box, fill=(255, 250, 235), outline=PREVIEW)
-    draw.text((box[0] + 8, (box[1] + box[3]) / 2), caption, font=font(13), fill=INK, anchor="lm")
-    return to_png(image)
+    """The table with `path` drawn in a highlight colour, the close-up centred on it, and a caption."""
+    return encode(Table(view, names).compose(path, caption))
 
 
-def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float]) -> None:
-    length = math.dist(start, end)
-    steps = max(1, int(length // 6))
-    for k in range(0, steps, 2):
-        a, b = k / steps, min(1.0, (k + 1) / steps)
-        draw.line([(start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
-                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)],
-                  fill=PREVIEW, width=5)
+def board_image(view: dict, names: dict[str, str]) -> Image.Image:
+    """The decoded picture (for tests and benches that look at pixels)."""
+    return Table(view, names).compose()
 
 
-def _board_image(view: dict, names: dict[str, str]) -> Image.Image:
-    image = terrain_layer().copy()
-    draw = ImageDraw.Draw(image)
-    for seat, player in enumerate(view["players"]):
-        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        for a, b in player["track"]:
-            draw.line([point(a), point(b)], fill=colour, width=4)
-    _draw_event_marks(draw, view)
-    labels = token_labels([names.get(player["id"], player["id"]) for player in view["players"]])
-    for seat, player in enumerate(view["players"]):
-        if player["at"]:
-            x, y = point(player["at"])
-            x += -5 if seat == 0 else 5
-            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-            draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill=colour, outline=INK, width=2)
-            draw.text((x, y), labels[seat], font=font(11 if len(labels[seat]) == 1 else 8), fill=(255, 255, 255),
-                      anchor="mm")
-    _draw_panel(draw, view, names)
-    return image
-
-
-def _draw_event_marks(draw: ImageDraw.ImageDraw, view: dict) -> None:
-    the_board = board()
-    for event in view["active_events"]:
-        if event["target"] in the_board.cities:
-            x, y = point(the_board.cities[event["target"]].at)
-            draw.ellipse((x - 14, y - 14, x + 14, y + 14), outline=(120, 0, 160), width=2)
-            draw.text((x + 16, y - 14), event["kind"], font=font(10), fill=(120, 0, 160))
-        elif event["target"] in the_board.rivers:
-            for a, b in the_board.rivers[event["target"]]:
-                (ax, ay), (bx, by) = point(a), point(b)
-                draw.ellipse(((ax + bx) / 2 - 3, (ay + by) / 2 - 3, (ax + bx) / 2 + 3, (ay + by) / 2 + 3),
-                             fill=(20, 60, 160))
-
-
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: dict[str, str]) -> None:
-    x, y = PANEL_X, 14
-    title = f"{view['phase']}  round {view['round']}  deck {view['deck']}"
-    draw.text((x, y), title, font=font(14), fill=INK)
-    y += 22
-    seat_of = {p["id"]: seat for seat, p in enumerate(view["players"])}
-    for seat, player in enumerate(view["players"]):
-        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        marker = "> " if player["id"] in view["to_act"] else ""
-        draw.text((x, y), f"{marker}{names.get(player['id'], player['id'])}", font=font(14), fill=colour)
-        y += 17
-        draw.text((x, y), f"${player['cash']}M  {player['train']}  moves {player['moves_left']}  "
-                          f"markers {player['markers']}  majors {player['majors_joined']}", font=font(11), fill=INK)
-        y += 14
-        draw.text((x, y), "loads: " + (", ".join(player["loads"]) or "none"), font=font(11), fill=INK)
-        y += 18
-    draw.text((x, y), "Pool", font=font(14), fill=INK)
-    y += 18
-    for card in view["pool"]:
-        owner = card["private_to"]
-        head = f"#{card['id']}" + (f"  private: {names.get(owner, owner)}" if owner else "")
-        draw.text((x, y), head, font=font(11), fill=MUTED)
-        y += 13
-        for index, demand in enumerate(card["demands"]):
-            lockers = [lock["player"] for lock in card["locks"] if lock["demand"] == index]
-            fill = PLAYER_COLOURS[seat_of[lockers[0]] % len(PLAYER_COLOURS)] if lockers else INK
-            mark = "[" + ", ".join(names.get(p, p) for p in lockers) + "] " if lockers else ""
-            draw.text((x + 8, y), f"{index}: {mark}{demand['load']} to {demand['city']} {demand['payoff']}",
-                      font=font(11), fill=fill)
-            y += 13
-        y += 3
-        if y > HEIGHT - 60:
-            draw.text((x, y), "...", font=font(11), fill=MUTED)
-            break
-    events = [f"{e['kind']} at {e['target']}" for e in view["active_events"]]
-    if events:
-        draw.text((x, HEIGHT - 30), "Events: " + "; ".join(events), font=font(11), fill=(120, 0, 160))
+def crossing_points(style: MapStyle = OVERVIEW) -> Iterable[tuple[str, tuple[str, str], tuple[int, int]]]:
+    """(river, crossing, pixel at its middle) for every crossing in the river data, on one map layer."""
+    for river, sections in board().rivers.items():
+        for a, b in sections:
+            (ax, ay), (bx, by) = style.point(a), style.point(b)
+            yield river, (a, b), (round((ax + bx) / 2), round((ay + by) / 2))

@@ -191,19 +191,20 @@ def _draw_railroads(board: Board, view: dict) -> None:
 
 
 def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
-    """(who rolled, the dice, what came of it) from a move's events; None when nothing was rolled."""
+    """(who rolled, the dice, what came of it) from the events since the turn changed (one move or
+    a few); the latest roll wins. None when nothing was rolled."""
     roller, dice, outcome = None, [], []
     for event in events:
         kind = event["type"]
         if kind == "roll-off":
             roller, dice = event["player"], [event["die"]]
-            outcome.append("rolled for first player")
+            outcome = ["rolled for first player"]
         elif kind == "roll-off-tie":
             outcome = ["a tie: both roll again"]
         elif kind == "first-player":
             outcome = ["wins the roll-off"] if event["player"] == roller else ["loses the roll-off"]
         elif kind == "rolled":
-            roller, dice = event["player"], list(event["dice"])
+            roller, dice, outcome = event["player"], list(event["dice"]), []
         elif kind == "bonus-rolled":
             roller, dice = event["player"], [6, event["die"]]
         elif kind == "kept-six":

@@ -124,13 +124,15 @@ def _status(view: dict, names: Mapping[str, str]) -> str:
 
 
 def last_roll(events: Sequence[dict]) -> tuple[str, int, str] | None:
-    """(who rolled, the d4, what for) from a move's events; None when nothing was rolled."""
+    """(who rolled, the d4, what for) of the latest roll in the events since the turn changed;
+    None when nothing was rolled."""
+    latest = None
     for event in events:
         if event["type"] == "rolled":
-            return event["player"], event["roll"], ""
-        if event["type"] == "roll_off":
-            return event["player"], event["roll"], " for the start"
-    return None
+            latest = event["player"], event["roll"], ""
+        elif event["type"] == "roll_off":
+            latest = event["player"], event["roll"], " for the start"
+    return latest
 
 
 def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:

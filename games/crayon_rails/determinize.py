@@ -54,5 +54,6 @@ def determinize(view: dict, rng: Randomness) -> State:
         active_events=[_event(entry) for entry in events],
         pending_losses=list(derailment["pending"]) if derailment else [],
         derailment=_event(derailment) if derailment else None,
+        qualified=list(view.get("qualified", [])),
         winners=None if view["winners"] is None else list(view["winners"]),
     )

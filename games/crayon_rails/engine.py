@@ -3,7 +3,10 @@
 Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
 - Every city, major ones included, is a single milepost; "major cities join every track" means
   any player may start track there and both players' track meets there. The 2-section entry
-  limit applies per player to small and medium cities; major cities take track from all sides.
+  limit applies per player to small and medium cities, not to major cities, which take track
+  from all sides. `build to` a place (a major city included) lays the cheapest affordable track
+  extending the player's network toward it, so that it joins his network; a player with no
+  track yet starts at a major city (not the target). `build path` may start at any major city.
 - Building costs the terrain (or city) of the milepost built into, plus 2 for a river crossing.
   Several `build` actions may be made in a turn, up to 20 in all; building needs no train.
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to
@@ -15,8 +18,11 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
   only at a city, and the last milepost left is remembered across turns.
 - Private cards: a load aboard that matches a private card fills it and is locked like a public
   locking load (no dropping, no new lock with it); a private card whose load is not aboard holds
-  a slot. "Locked loads" (pitching, victory) are loads aboard under a public lock or filling a
-  private card; a private card still waiting for its load does not stop a win.
+  a slot. A kept card counts as a locked load only once its load is aboard: "locked loads"
+  (pitching, victory) are loads aboard under a public lock or filling a private card, so a
+  private card still waiting for its load blocks neither a win nor a pitch. Loads of one type
+  are interchangeable between kept cards: with one Steel aboard, either of two kept Steel cards
+  may be delivered, and a derailment offers each of them to release or keep.
 - Keeping two cards at setup reserves both of a freight's slots until their loads are delivered.
 - Events turned up during setup are set aside without effect and replaced. An event lasts until
   the end of the drawer's next turn, the drawer being the player whose turn it is.
@@ -31,8 +37,10 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
   drawing resumes when all have chosen.
 - Pitching must be the first thing in a turn; it discards up to three unlocked cards. Locks
   made afterwards may draw cards as usual; nothing else but `end_turn` follows.
-- Victory is checked for every player at the end of the round's last turn (seat 1), so when
-  seat 0 qualifies seat 1 always finishes the round; qualifying players with the most cash win.
+- Victory: a player who meets the conditions at the end of his turn is announced as qualified,
+  and that stands for the rest of the round, whatever happens in the other player's turn (a
+  Flood erasing his track). At the end of the round's last turn (seat 1) the qualified players
+  with the most cash win; so when seat 0 qualifies, seat 1 always finishes the round.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A representative set of legal actions, for menus, autocomplete and random play.
 
-Builds are offered toward the few cheapest cities not yet on the player's network, moves to
+Builds are offered toward the player's goal cities (`goals`), then the cheapest others, moves to
 every city the train reaches this turn and along each track section; every listed action is
 checked with the same functions `apply` uses, so each is accepted.
 """
@@ -12,13 +12,14 @@ from collections.abc import Callable
 from games.core import IllegalMove
 from games.crayon_rails.building import budget, check_upgrade, plan_build
 from games.crayon_rails.derailment import check_give_up, check_private_loss
+from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.locking import check_deliver, check_keep, check_lock, check_pitch
 from games.crayon_rails.mapdata import board, edge
 from games.crayon_rails.movement import check_drop, check_pickup, check_start, plan_move
-from games.crayon_rails.routing import build_search, network, owners, train_route, unwind_build, within_budget
+from games.crayon_rails.routing import build_search, network, owners, train_route
 from games.crayon_rails.state import UPGRADES, State, free_loads, private_cards, public_locks
 
-BUILD_TARGETS = 4
+BUILD_TARGETS = 6
 
 
 def _accepted(check: Callable[[], object]) -> bool:
@@ -67,19 +68,17 @@ def _keeps(state: State, player_id: str) -> list[dict]:
 
 
 def _builds(state: State, player_id: str) -> list[dict]:
+    """Builds toward the player's goal cities first, then toward the cheapest other cities."""
     if state.turn is None or state.turn.upgraded or state.turn.pitched or budget(state, player_id) < 1:
         return []
-    previous, best = build_search(state, player_id)
+    _, best = build_search(state, player_id)
     own = network(state.player(player_id))
-    targets = sorted((best[c.at], c.name, c.at) for c in board().cities.values() if c.at in best and c.at not in own)
-    actions = []
-    for _, _, at in targets:
-        found = within_budget(state, player_id, unwind_build(previous, at), budget(state, player_id), partial=True)
-        if found is None or len(found.path) < 2:
-            continue
-        action = {"type": "build", "path": found.path}
-        if action not in actions and _accepted(lambda p=found.path: plan_build(state, player_id, p, None)):
-            actions.append(action)
+    others = sorted((best[c.at], c.name) for c in board().cities.values() if c.at in best and c.at not in own)
+    targets = [*goal_cities(state, player_id), *(name for _, name in others)]
+    actions: list[dict] = []
+    for name in dict.fromkeys(targets):
+        if _accepted(lambda name=name: plan_build(state, player_id, None, name)):
+            actions.append({"type": "build", "to": name})
         if len(actions) == BUILD_TARGETS:
             break
     return actions

@@ -121,11 +121,12 @@ def price_build(state: State, player_id: str, path: list[str]) -> int:
 def cheapest_build_path(
     state: State, player_id: str, target: str, budget: int, partial: bool = False
 ) -> BuildPath | None:
-    """The cheapest new track from the player's network (or a major city) to `target`.
+    """The cheapest new track from the player's network (or, with none yet, a major city) to `target`.
 
     Returns None when `target` cannot be reached or costs more than `budget`; with
     `partial`, the affordable start of the cheapest path instead. A target already on the
-    network gives a path of one milepost and cost 0.
+    network gives a path of one milepost and cost 0. The path extends the player's network (so
+    building toward a major city joins it); a player without track starts at a major city.
     """
     previous, best = build_search(state, player_id, target)
     if target not in best:
@@ -136,11 +137,14 @@ def cheapest_build_path(
 def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
     """Dijkstra over buildable sections from every place track may start (stops at `target`).
 
-    Returns (previous milepost, cost) for every milepost reached; sources have cost 0.
+    Returns (previous milepost, cost) for every milepost reached; sources have cost 0. Track
+    extends the player's own network; a player with none yet starts at any major city (but the
+    `target` itself, so a major city is reached by track).
     """
     the_board = board()
     player = state.player(player_id)
-    sources = network(player) | {city.at for city in the_board.majors}
+    own = network(player)
+    sources = own or {city.at for city in the_board.majors if city.at != target}
     taken = owners(state)
     entries = city_sections(player)
     best: dict[str, int] = dict.fromkeys(sources, 0)

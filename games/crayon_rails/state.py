@@ -109,6 +109,8 @@ class State(BaseModel):
     """Derailed players who still choose which load they lose; no card is drawn meanwhile."""
     derailment: ActiveEvent | None = None
     """The derailment being resolved while `pending_losses` is not empty."""
+    qualified: list[str] = Field(default_factory=list)
+    """Players who met the victory conditions at the end of their turn this round: it stands."""
     winners: list[str] | None = None
 
     def player(self, player_id: str) -> Player:
@@ -161,14 +163,17 @@ def free_loads(state: State, player_id: str) -> Counter[str]:
 
 
 def private_load_aboard(state: State, card: PoolCard) -> bool:
-    """Whether the load named by a private card is on its owner's train (filling it)."""
+    """Whether a load for a private card is on its owner's train beyond those under public locks.
+
+    Loads of one type are interchangeable between kept cards: with one Steel aboard, either of
+    two kept Steel cards can be delivered (or lost to a derailment).
+    """
     owner = card.private_to
     assert owner is not None
     load = demand_load(card.id, card.locks[0].demand)
-    ordered = [c for c in private_cards(state, owner) if demand_load(c.id, c.locks[0].demand) == load]
     carried = Counter(state.player(owner).loads)[load]
     public = sum(1 for c, lock in public_locks(state, owner) if demand_load(c.id, lock.demand) == load)
-    return ordered.index(card) < carried - public
+    return carried - public > 0
 
 
 def slots_used(state: State, player_id: str) -> int:

@@ -86,17 +86,18 @@ def end_initial_turn(state: State, events: list[dict]) -> None:
 
 
 def finish_turn(state: State, player_id: str, events: list[dict]) -> None:
-    """End a play turn: events lapse, victory is checked at the round's end, the next seat starts."""
+    """End a play turn: events lapse, a qualification is announced (and stands for the rest of the
+    round, whatever a later Flood does), the round's last turn decides the winners, the next seat starts."""
     lapse_events(state, player_id, events)
-    if qualifies(state, player_id):
+    if qualifies(state, player_id) and player_id not in state.qualified:
+        state.qualified.append(player_id)
         events.append({"type": "qualified", "player": player_id})
     seats = [p.id for p in state.players]
     seat = seats.index(player_id)
     if seat == len(seats) - 1:
-        qualified = [p for p in state.players if qualifies(state, p.id)]
-        if qualified:
-            best = max(p.cash for p in qualified)
-            state.winners = [p.id for p in qualified if p.cash == best]
+        if state.qualified:
+            best = max(state.player(p).cash for p in state.qualified)
+            state.winners = [p for p in seats if p in state.qualified and state.player(p).cash == best]
             state.phase = "over"
             state.turn = None
             events.append({"type": "game_over", "winners": list(state.winners)})

@@ -75,5 +75,6 @@ def public_view(state: State) -> dict:
         ],
         "deck": len(state.deck),
         "active_events": _active_events(state),
+        "qualified": list(state.qualified),
         "winners": list(state.winners) if state.winners is not None else None,
     }

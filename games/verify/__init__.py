@@ -118,7 +118,7 @@ def verify(record: GameRecord) -> Verdict:
                     f"{committed}, the table showed {record.commitment}")
     lines.append(f"The seed matches the commitment {record.commitment}.")
 
-    rng = RecordingRandomness(DiceRandomness(record.seed, record.game_id, SETUP_SEQ))
+    rng = RecordingRandomness(DiceRandomness(record.seed, SETUP_SEQ))
     try:
         state = game.new_game(record.player_ids, rng, record.options or None)
     except IllegalMove as refusal:
@@ -130,7 +130,7 @@ def verify(record: GameRecord) -> Verdict:
         where = step_name(record, move.seq, move)
         if move.seq != expected_seq:
             return fail(move.seq, where, f"its sequence number should be {expected_seq}")
-        rng = RecordingRandomness(DiceRandomness(record.seed, record.game_id, move.seq))
+        rng = RecordingRandomness(DiceRandomness(record.seed, move.seq))
         try:
             state, events = game.apply(state, move.player, move.action, rng)
         except IllegalMove as refusal:

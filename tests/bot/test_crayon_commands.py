@@ -13,6 +13,7 @@ from cogs.crayon_rails import BuildPreviewButton
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from tests.games.crayon_rails.situations import act, card_with, demand_ids, event_id, play_state, pool_card, track
+from tests.games.crayon_rails.test_frontend import offered_tokens
 from tests.games.crayon_rails.test_turns import new_game
 
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -67,9 +68,10 @@ def test_autocomplete_follows_the_legal_actions():
     state, steel_card, steel_demand = at_westholm()
     actions = legal(state)
     moves = FRONTEND.choices("move", "to", actions, {})
-    assert ("Dunmore (6 mileposts)", "Dunmore") in moves
+    assert ("Dunmore (H9): 6 mileposts", "Dunmore") in moves
     builds = FRONTEND.choices("build", "to", actions, {})
-    assert builds[0][0].split(":")[0] in {value for _, value in builds} and "cost" in builds[0][0]
+    assert builds[0][1] in {"Northgate", "Eastbay", "Southport"} and "suggested" in builds[0][0], \
+        "the majors Alice has not joined come first"
     assert len({value for _, value in builds}) == len(builds), "each place once"
     assert ("Steel", "Steel") in FRONTEND.choices("pickup", "load", actions, {})
     assert ("Steel", "Steel") in FRONTEND.choices("drop", "load", actions, {})
@@ -100,7 +102,7 @@ def test_the_preview_draws_the_proposed_track_over_the_board():
     text, png = FRONTEND.build_preview(view, NAMES, events, "F11")
     built = events[-1]
     assert " ".join(built["path"]) in text and f"**{built['cost']}**" in text and "Riverton" in text
-    assert Image.open(io.BytesIO(png)).size == (1000, 600)
+    assert Image.open(io.BytesIO(png)).width == 600
     assert png != FRONTEND.draw_board(view, NAMES)
 
 
@@ -113,8 +115,58 @@ def test_loss_buttons_offer_only_what_the_derailed_player_can_lose():
                        deck_ids=[event_id("derailment", "Ironhill"), 7])
     state, _ = act(state, "alice", {"type": "lock", "card": iron_card, "demand": iron})
     assert state.pending_losses == ["alice"]
-    tokens = [button.token for button in FRONTEND.buttons(GAME.view(state, None))]
+    tokens = offered_tokens(state)
     assert set(tokens) == {f"give_up.card.{iron_card}", "give_up.load.Cheese"}, \
         "no private-card choice (its Coal is not aboard) and no Iron apart from its lock"
     for token in tokens:
         GAME.apply(state, "alice", FRONTEND.action_for_button(token), SeededRandomness(0))
+
+
+def test_keep_refuses_a_card_named_twice():
+    with pytest.raises(IllegalMove, match="Card 7 is named twice"):
+        keep_action("7:0 7:2")
+    assert keep_action("7:0 8:2") == {"type": "keep", "cards": {"7": 0, "8": 2}}
+
+
+def test_narration_names_cities_with_their_mileposts():
+    state, *_ = at_westholm()
+    _, events = act(state, "alice", {"type": "move", "to": "Dunmore"})
+    assert "moves to Dunmore (H9)" in " ".join(FRONTEND.describe_events(events, NAMES))
+    _, events = act(state, "alice", {"type": "move", "path": ["D8"]})
+    assert "moves to D8." in " ".join(FRONTEND.describe_events(events, NAMES))
+    _, events = act(state, "alice", {"type": "build", "to": "Riverton"})
+    line = " ".join(FRONTEND.describe_events(events, NAMES))
+    assert "to Riverton (F11)" in line and "from " in line
+
+
+def test_cities_lists_each_city_with_milepost_supplies_and_open_demands():
+    from bot.frontends.crayon_cities import cities_text, city_choices
+    from games.crayon_rails.cards import demand_card
+    from games.crayon_rails.mapdata import board
+
+    state, steel_card, steel_demand = at_westholm()
+    kept_card = demand_ids(8)[-1]
+    state.pool.append(pool_card(kept_card, (("alice", 0),), "alice"))
+    bobs = demand_ids(9)[-1]
+    state.pool.append(pool_card(bobs, (("bob", 1),), "bob"))
+    view = GAME.view(state, None)
+    text = cities_text(view, "alice", NAMES)
+    for city in board().cities.values():
+        line = next(line for line in text.splitlines() if line.startswith(f"**{city.name}**"))
+        assert city.at in line and all(load in line for load in city.supplies)
+    wanted = demand_card(steel_card).demands[steel_demand]
+    city_line = next(line for line in text.splitlines() if line.startswith(f"**{wanted.city}**"))
+    assert f"{wanted.load} {wanted.payoff} (#{steel_card} pool" in city_line
+    kept = demand_card(kept_card).demands[0]
+    assert f"#{kept_card} your card" in text and f"{kept.load} {kept.payoff}" in text
+    assert f"#{bobs} " not in text, "the other player's kept card is not an open demand for Alice"
+    northgate_line = next(line for line in text.splitlines() if line.startswith("**Northgate**"))
+    assert "your goal**: a major city you have not joined" in northgate_line
+    one = cities_text(view, "alice", NAMES, wanted.city)
+    assert one.startswith(f"**{wanted.city}**") and "supplied by" in one
+    northgate = cities_text(view, "alice", NAMES, "Northgate")
+    assert "Your goal: a major city you have not joined." in northgate and "of track from your network" in northgate
+    dunmore = cities_text(view, "alice", NAMES, "dunmore")
+    assert "On your track." in dunmore and "Your train is 6 mileposts away" in dunmore
+    assert "There is no city" in cities_text(view, "alice", NAMES, "Atlantis")
+    assert ("Northgate (I2): Steel", "Northgate") in city_choices("steel")

@@ -94,3 +94,27 @@ async def test_two_stores_on_one_database_never_both_apply_a_move_from_one_versi
     assert (await one.session(session.id)).version == session.version + 1
     await one.close()
     await two.close()
+
+
+async def test_processes_starting_together_on_a_new_database_migrate_it_once(database_url):
+    stores = await asyncio.gather(*(Store.connect(database_url) for _ in range(3)))
+    assert [await store.schema_version() for store in stores] == [len(MIGRATIONS)] * 3
+    lobby = await stores[0].create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                         invited=[], options={}, now=1.0)
+    assert await stores[2].session(lobby.id) == lobby
+    for store in stores:
+        await store.close()
+
+
+async def test_a_players_sessions_are_found_by_seat_not_by_look_alike_text(store):
+    """Ids with LIKE wildcards, and a name that spells another player's seat, never match wrongly."""
+    tricky = [Seat(id="1_1", name="Under"), Seat(id="1%", name="Percent"), Seat(id="a\\b", name="Slash"),
+              Seat(id="9", name='x", "id": "7'), Seat(id="7", name="Seven")]
+    sessions = {}
+    for n, seat in enumerate(tricky):
+        sessions[seat.id] = await store.create_lobby(guild_id="1", channel_id=f"c{n}", slug="john-henry",
+                                                     creator=seat, invited=[], options={}, now=1.0)
+    for probe in ["1_1", "1%", "a\\b", "9", "7", "121", "1", "1x"]:
+        found = await store.sessions_with_player(probe, ("lobby",))
+        expected = [sessions[probe].id] if probe in sessions else []
+        assert [s.id for s in found] == expected, probe

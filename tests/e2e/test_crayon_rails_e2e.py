@@ -198,7 +198,8 @@ async def test_setup_initial_building_and_a_first_delivery(fake_discord: FakeDis
     assert plan.card in offered_cards
     delivered = await table.ok(alice, "deliver", card=plan.card, demand=plan.demand)
     payoff = demand_card(plan.card).demands[plan.demand].payoff
-    assert f"delivers {plan.load} to {plan.city} for **{payoff}**" in delivered.embed["description"]
+    city = f"{plan.city} ({board().cities[plan.city].at})"
+    assert f"delivers {plan.load} to {city} for **{payoff}**" in delivered.embed["description"]
     assert (await table.state()).player(me).cash == cash + payoff
     assert plan.card not in [c["id"] for c in (await table.view())["pool"]]
 
@@ -217,7 +218,8 @@ async def test_refusals_say_what_to_do(fake_discord: FakeDiscord, parlor: Parlor
     assert "Trains do not run yet" in await table.refused(alice, "place", city="Westholm")
     assert "turn" in await table.refused(bob, "build", path="C8 D8")
     built = await table.ok(alice, "build", path="C8 D8")
-    assert "builds C8 D8" in built.embed["description"], "a path is built at once, without a preview"
+    assert "builds 1 section from Westholm (C8) to D8" in built.embed["description"], \
+        "a path is built at once, without a preview"
     move = await fake_discord.slash(alice, "move", channel=channel, to="Eastbay")
     assert move.ephemeral
 

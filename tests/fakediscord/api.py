@@ -16,6 +16,7 @@ Every interaction method waits for the bot's answer the way Discord would (ackno
 from __future__ import annotations
 
 import asyncio
+import mimetypes
 from collections.abc import Callable
 from typing import Any, Self, TypeVar
 
@@ -27,7 +28,7 @@ from tests.fakediscord.commands import CommandRegistry
 from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
 from tests.fakediscord.interactions import InteractionLog, InteractionResult
 from tests.fakediscord.server import Rest
-from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, FakeUser, World
+from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, World
 
 T = TypeVar("T")
 DEFAULT_CHANNELS = ("general", "games", "lounge")
@@ -160,6 +161,11 @@ class FakeDiscord:
     def refuse_dms(self, user: FakeUser, refuse: bool = True) -> None:
         """From now on the bot's DMs to `user` fail with 403 / 50007 "Cannot send messages to this user"."""
         user.refuses_dms = refuse
+
+    def upload(self, filename: str, data: bytes) -> FakeAttachment:
+        """A file a user attaches to a slash command option (pass it as the option's value)."""
+        return FakeAttachment(id=self.world.snowflake(), filename=filename, data=data,
+                              content_type=mimetypes.guess_type(filename)[0])
 
     async def post_message(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
         """`user` writes in a channel (or DM channel): recorded, and sent to the bot as MESSAGE_CREATE."""

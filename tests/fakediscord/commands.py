@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.fakediscord import payloads
-from tests.fakediscord.state import FakeChannel, FakeRole, FakeUser, World
+from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeRole, FakeUser, World
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -208,6 +208,13 @@ def _convert(
         if allowed and value.type not in allowed:
             raise CommandError(f"{where} accepts channel types {allowed}, not {value.type}")
         resolved.setdefault("channels", {})[str(value.id)] = payloads.channel(world, value, viewer=user)
+        return str(value.id)
+    if kind == ATTACHMENT:
+        if not isinstance(value, FakeAttachment):
+            raise TypeError(f"{where} takes a file (FakeAttachment), got {value!r}")
+        world.uploads[value.id] = value
+        resolved.setdefault("attachments", {})[str(value.id)] = payloads.attachment_in(world, channel.id, value,
+                                                                                      ephemeral=True)
         return str(value.id)
     raise CommandError(f"{where} has type {kind}, which the fake Discord does not send")
 

@@ -15,6 +15,8 @@ from tests.fakediscord.state import EPHEMERAL, LOADING, FakeAttachment, FakeMess
 
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
 SETTABLE_FLAGS = EPHEMERAL | (1 << 2) | (1 << 12) | validation.COMPONENTS_V2
+RAW_BODY = web.RequestKey("raw_body", bytearray)
+"""Where the server records a request's body (`World.requests`); a multipart body's parts are added here."""
 
 
 @dataclass
@@ -32,14 +34,14 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], dict[int, Upl
         while (part := await reader.next()) is not None:
             name = part.name or ""  # type: ignore[union-attr]
             data = await part.read(decode=False)  # type: ignore[union-attr]
+            request.get(RAW_BODY, bytearray()).extend(data)
             if name == "payload_json":
                 payload = json.loads(data)
             elif match := FILE_FIELD.fullmatch(name):
                 files[int(match.group(1))] = Upload(part.filename or name, bytes(data))  # type: ignore[union-attr]
         return payload, files
-    if not request.can_read_body:
-        return {}, {}
-    return await request.json(), {}
+    raw = await request.read()  # cached by the server's middleware, which records every body
+    return (json.loads(raw) if raw else {}), {}
 
 
 def _new_attachments(world: World, entries: list[dict[str, Any]], files: dict[int, Upload]) -> list[FakeAttachment]:

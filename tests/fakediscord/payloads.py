@@ -142,7 +142,12 @@ def guild_create(world: World, g: FakeGuild | None = None) -> dict[str, Any]:
 
 
 def attachment(world: World, message: FakeMessage, a: FakeAttachment) -> dict[str, Any]:
-    url = f"{world.base_url}/attachments/{message.channel_id}/{a.id}/{a.filename}"
+    return attachment_in(world, message.channel_id, a, ephemeral=message.ephemeral)
+
+
+def attachment_in(world: World, channel_id: int, a: FakeAttachment, *, ephemeral: bool = False) -> dict[str, Any]:
+    """An attachment as Discord describes it: in a message, or a file attached to a command option."""
+    url = f"{world.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
     data: dict[str, Any] = {
         "id": str(a.id),
         "filename": a.filename,
@@ -154,7 +159,7 @@ def attachment(world: World, message: FakeMessage, a: FakeAttachment) -> dict[st
     }
     if a.description is not None:
         data["description"] = a.description
-    if message.ephemeral:
+    if ephemeral:
         data["ephemeral"] = True
     return data
 

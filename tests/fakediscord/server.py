@@ -77,6 +77,10 @@ class Rest:
     @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
+            raw = request[messages.RAW_BODY] = bytearray()
+            self.world.requests.append((request.method, request.path, raw))
+            if not request.content_type.startswith("multipart/"):
+                raw += await request.read()  # cached: the handler reads it again; multipart fills it in read_body
             needs_auth = request.path.startswith(API) and not request.path.startswith(UNAUTHENTICATED_PREFIXES)
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise errors.DiscordHTTPError(401, 0, "401: Unauthorized")
@@ -290,6 +294,9 @@ class Rest:
     async def get_attachment(self, request: web.Request) -> web.Response:
         """Attachment bytes, so `discord.Attachment.read()` works against the fake."""
         attachment_id = int(request.match_info["attachment_id"])
+        if attachment_id in self.world.uploads:
+            upload = self.world.uploads[attachment_id]
+            return web.Response(body=upload.data, content_type=upload.content_type or "application/octet-stream")
         for message in self.world.messages.values():
             for attachment in message.attachments:
                 if attachment.id == attachment_id:

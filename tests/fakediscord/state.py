@@ -198,6 +198,10 @@ class World:
         self.messages: dict[int, FakeMessage] = {}
         self.unknown_routes: list[tuple[str, str]] = []
         self.http_errors: list[tuple[str, str, int, int]] = []
+        self.uploads: dict[int, FakeAttachment] = {}
+        """Files users attached to slash command options (served like message attachments)."""
+        self.requests: list[tuple[str, str, bytearray]] = []
+        """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
         self.bot_user = FakeUser(id=self.snowflake(), name="parlor-test-bot", bot=True)
         self.users[self.bot_user.id] = self.bot_user
         owner = FakeUser(id=self.snowflake(), name="guild-owner")

@@ -33,7 +33,7 @@ def play_record(slug: str, seed: str, game_id: int = 7, max_moves: int = 600) ->
     players = PLAYERS.get(slug, ["101", "202"])
     options = OPTIONS.get(slug, {})
     chooser = random.Random(seed)
-    rng = RecordingRandomness(DiceRandomness(seed, game_id, 0))
+    rng = RecordingRandomness(DiceRandomness(seed, 0))
     state = game.new_game(players, rng, options or None)
     record = {"game": slug, "game_id": game_id, "players": [{"id": p, "name": f"P{p}"} for p in players],
               "options": options, "commitment": commitment(seed), "seed": seed, "setup": rng.outcomes,
@@ -43,7 +43,7 @@ def play_record(slug: str, seed: str, game_id: int = 7, max_moves: int = 600) ->
             break
         player = game.to_act(state)[0]
         action = chooser.choice(game.legal_actions(state, player))
-        rng = RecordingRandomness(DiceRandomness(seed, game_id, seq))
+        rng = RecordingRandomness(DiceRandomness(seed, seq))
         state, events = game.apply(state, player, action, rng)
         record["moves"].append({"seq": seq, "player": player, "action": action, "outcomes": rng.outcomes,
                                 "events": events})
@@ -71,31 +71,32 @@ def test_the_scheme_is_the_documented_one():
     seed = seed_from_int(1)
     assert seed == "00" * 31 + "01"
     assert commitment(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
-    assert step_key(seed, 12, 3) == hmac.new(bytes.fromhex(seed), b"12:3", hashlib.sha256).digest()
-    first_block = hmac.new(step_key(seed, 12, 3), (0).to_bytes(8, "big"), hashlib.sha256).digest()
+    assert step_key(seed, 3) == hmac.new(bytes.fromhex(seed), b"step:3", hashlib.sha256).digest()
+    first_block = hmac.new(step_key(seed, 3), (0).to_bytes(8, "big"), hashlib.sha256).digest()
     x = int.from_bytes(first_block[:8], "big")
-    assert DiceRandomness(seed, 12, 3).roll(6) == 1 + x % 6
+    assert DiceRandomness(seed, 3).roll(6) == 1 + x % 6
 
 
 def test_a_seed_fixes_every_step_and_steps_differ():
     seed = new_seed()
     assert len(seed) == 64 and seed != new_seed()
-    one = [DiceRandomness(seed, 5, seq).roll(6) for seq in range(40)]
-    assert one == [DiceRandomness(seed, 5, seq).roll(6) for seq in range(40)]
-    assert one != [DiceRandomness(seed, 6, seq).roll(6) for seq in range(40)], "the game id is part of the key"
+    one = [DiceRandomness(seed, seq).roll(6) for seq in range(40)]
+    assert one == [DiceRandomness(seed, seq).roll(6) for seq in range(40)]
+    assert len(set(one)) > 1, "each step draws its own"
+    assert one != [DiceRandomness(new_seed(), seq).roll(6) for seq in range(40)]
 
 
 @settings(max_examples=50, deadline=None)
 @given(number=st.integers(0, 2**256 - 1), seq=st.integers(0, 10_000), sides=st.integers(1, 1000),
        items=st.lists(st.integers(), max_size=40))
 def test_rolls_fit_their_die_and_shuffles_permute(number, seq, sides, items):
-    rng = DiceRandomness(seed_from_int(number), 1, seq)
+    rng = DiceRandomness(seed_from_int(number), seq)
     assert 1 <= rng.roll(sides) <= sides
     assert sorted(rng.shuffle(items)) == sorted(items)
 
 
 def test_dice_are_fair_enough():
-    rng = DiceRandomness(seed_from_int(99), 1, 1)
+    rng = DiceRandomness(seed_from_int(99), 1)
     counts = [0] * 6
     for _ in range(6000):
         counts[rng.roll(6) - 1] += 1
@@ -167,12 +168,12 @@ def test_one_changed_shuffle_in_a_move_is_named(records):
 def first_choice(record: GameRecord) -> tuple[int, list[dict]]:
     """The first move where the player had another legal action, and those others."""
     game = GAMES[record.game]
-    state = game.new_game(record.player_ids, DiceRandomness(record.seed, record.game_id, 0), record.options or None)
+    state = game.new_game(record.player_ids, DiceRandomness(record.seed, 0), record.options or None)
     for index, move in enumerate(record.moves):
         others = [a for a in game.legal_actions(state, move.player) if a != move.action]
         if others:
             return index, others
-        state, _ = game.apply(state, move.player, move.action, DiceRandomness(record.seed, record.game_id, move.seq))
+        state, _ = game.apply(state, move.player, move.action, DiceRandomness(record.seed, move.seq))
     raise AssertionError("no move had a choice")
 
 

@@ -6,9 +6,12 @@ import time
 import pytest
 from PIL import Image
 
+from bot.frontend import Select
 from bot.frontends.crayon_rails import FRONTEND, build_action, move_action
+from bot.render.crayon_rails import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, Table, crossing_points, map_layer
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
+from games.crayon_rails.mapdata import board
 
 from .situations import act, event_id, play_state, pool_card, track
 from .test_turns import new_game
@@ -30,7 +33,7 @@ def test_board_png_decodes_at_the_expected_size_and_quickly():
     png = FRONTEND.draw_board(view, NAMES)
     assert time.perf_counter() - began < 0.5
     image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.size == (1000, 600)
+    assert image.format == "PNG" and image.mode == "P" and image.width == WIDTH <= 600
 
 
 def test_picture_changes_with_the_view():
@@ -40,22 +43,32 @@ def test_picture_changes_with_the_view():
     assert FRONTEND.draw_board(GAME.view(built, None), NAMES) != before
 
 
-def test_buttons_map_to_actions_the_engine_accepts():
+def legal_of(state) -> dict:
+    return {p.id: GAME.legal_actions(state, p.id) for p in state.players}
+
+
+def offered_tokens(state) -> list[str]:
+    """Every button token and menu option the table offers now."""
+    tokens = []
+    for component in FRONTEND.components(GAME.view(state, None), legal_of(state)):
+        if isinstance(component, Select):
+            tokens += [option.token for option in component.options]
+        else:
+            tokens.append(component.token)
+    return tokens
+
+
+def test_components_map_to_actions_the_engine_accepts():
     for state in (new_game(), at_dunmore()):
         view = GAME.view(state, None)
-        tokens = [button.token for button in FRONTEND.buttons(view)]
-        assert tokens
         player = view["to_act"][0]
-        accepted = 0
+        tokens = offered_tokens(state)
+        assert tokens
         for token in tokens:
-            action = FRONTEND.action_for_button(token)
-            try:
-                GAME.apply(state, player, action, _throwaway_chance())
-                accepted += 1
-            except IllegalMove:
+            if FRONTEND.expand(token, view, player, legal_of(state)) is not None:
                 continue
-        assert accepted >= 1
-    tokens = [button.token for button in FRONTEND.buttons(GAME.view(at_dunmore(), None))]
+            GAME.apply(state, player, FRONTEND.action_for_button(token), _throwaway_chance())
+    tokens = offered_tokens(at_dunmore())
     assert {"end_turn", "deliver.6.1", "pickup.Iron", "pickup.Copper"} <= set(tokens)
 
 
@@ -68,7 +81,7 @@ def test_derailment_buttons_offer_the_losses():
     derail = event_id("derailment", "Ironhill")
     state = play_state(alice={"at": "J6", "loads": ["Coal"]}, pool=cards, deck_ids=[derail, 5])
     state, _ = act(state, "alice", {"type": "lock", "card": 2, "demand": 0})
-    tokens = [b.token for b in FRONTEND.buttons(GAME.view(state, None))]
+    tokens = offered_tokens(state)
     assert "give_up.card.2" in tokens
     new, _ = act(state, "alice", FRONTEND.action_for_button("give_up.card.2"))
     assert new.pending_losses == []
@@ -101,4 +114,34 @@ def test_narration_and_state_name_the_players():
     assert any("<@1>" in line and "Steel" in line for line in lines)
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     assert "Alice" in text and "Bob" in text and "#6" in text
-    assert len(FRONTEND.rules_text) <= 1500
+    assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
+
+
+@pytest.mark.parametrize("style", [OVERVIEW, ZOOM])
+def test_every_river_crossing_is_drawn_on_both_maps(style):
+    layer = map_layer(style)
+    points = list(crossing_points(style))
+    assert len(points) == sum(len(sections) for sections in board().rivers.values())
+    assert ("Slate", ("M14", "N14")) in [(river, crossing) for river, crossing, _ in points]
+    for river, crossing, xy in points:
+        assert layer.getpixel(xy) == INDEX[RIVER], f"the {river} crossing {crossing} is not drawn"
+
+
+def test_every_river_crossing_is_drawn_on_the_table_picture():
+    table = Table(GAME.view(new_game(), None), NAMES)
+    image = table.compose()
+    for river, crossing, (x, y) in crossing_points(OVERVIEW):
+        assert image.getpixel((x, y + table.overview_top)) == INDEX[RIVER], f"{river} {crossing}"
+
+
+def test_the_close_up_follows_the_acting_train():
+    state = at_dunmore()
+    table = Table(GAME.view(state, None), NAMES)
+    table.compose()
+    x, y = ZOOM.point("H9")
+    left, upper = table.zoom_origin
+    assert 0 < x - left < WIDTH and 0 < y - upper < 330
+    state.player("alice").at = "W7"
+    far = Table(GAME.view(state, None), NAMES)
+    far.compose()
+    assert far.zoom_origin[0] > left

@@ -10,7 +10,7 @@ from games.crayon_rails.routing import majors_joined
 
 from .situations import act, event_id, land_path, play_state, pool_card, track
 
-VIEW_KEYS = {"phase", "round", "to_act", "players", "pool", "deck", "active_events", "winners",
+VIEW_KEYS = {"phase", "round", "to_act", "players", "pool", "deck", "active_events", "winners", "qualified",
              "options", "turn"}  # the last two: what determinize needs beyond the rules file's keys
 PLAYER_KEYS = {"id", "cash", "train", "at", "moves_left", "loads", "markers", "track", "majors_joined",
                "came_from", "loses_next_turn"}

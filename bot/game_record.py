@@ -1,0 +1,101 @@
+"""`/game export` and `/game verify`: a finished game's record, and checking one in Discord.
+
+Rulings (the table's dice line is `bot.dice_table`):
+
+- `/game export [game]` sends the record of a finished game as a JSON file, privately to the
+  asker (anyone on the server may export any of its finished games: they are over, so nothing in
+  them is secret any more). Without a number it is the channel's latest game. A running game, a
+  lobby that never began, and a game begun before dice were committed (no seed) are refused.
+- `/game verify [record] [game]` checks an attached record file when one is given, otherwise the
+  record of the finished game named (or the channel's latest), exactly as `python -m games.verify`
+  does, and answers the asker alone.
+- Building and checking a record replays the whole game, so both run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+
+from bot.host import Host, UserError
+from bot.replies import game_label
+from bot.store import MoveRecord, SessionRecord
+from games import get_game
+from games.dice import commitment
+from games.record import GameRecord, RecordedMove, replay_log
+from games.verify import NotARecord, Verdict, parse_record, verify
+
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The largest record file `/game verify` reads (a long Crayon Rails game is well under 1 MB)."""
+MESSAGE_LIMIT = 2000
+
+
+async def finished_session(host: Host, channel_id: str, guild_id: str | None, number: int | None) -> SessionRecord:
+    """The game a user named (this server's game `number`), else the channel's latest; only a finished one."""
+    if number is None:
+        session = await host.last_session_in(channel_id)
+    else:
+        found = await host.store.session(number)
+        if found is None or found.guild_id != guild_id:
+            raise UserError(f"There is no game #{number} on this server. `/game history` lists this channel's.")
+        session = found
+    label = game_label(session)
+    if session.status in ("lobby", "active"):
+        raise UserError(f"{label} is still running. Its record holds the seed behind its dice, which stays "
+                        "secret until the game ends: export or verify it once it is over.")
+    if session.state is None or session.setup_outcomes is None:
+        raise UserError(f"{label} never began, so it has no record.")
+    if session.dice_seed is None:
+        raise UserError(f"{label} began before Parlor committed its dice, so it has no record to check.")
+    return session
+
+
+def build_record(session: SessionRecord, moves: list[MoveRecord]) -> GameRecord:
+    """The record of a finished game, replayed from its move log to add each move's events."""
+    assert session.dice_seed is not None and session.setup_outcomes is not None
+    steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
+                       ((m.player, m.action, m.outcomes) for m in moves))
+    next(steps)
+    recorded = [RecordedMove(seq=move.seq, player=move.player, action=move.action, outcomes=move.outcomes,
+                             events=events) for move, (_, events) in zip(moves, steps, strict=True)]
+    end = session.end_reason if session.end_reason in ("played out", "timeout") else "abandoned"
+    return GameRecord(game=session.slug, game_id=session.id, players=[p.model_dump() for p in session.players],
+                      options=session.options, commitment=commitment(session.dice_seed), seed=session.dice_seed,
+                      setup=session.setup_outcomes, moves=recorded, end=end, result=session.result)
+
+
+async def record_of(host: Host, session: SessionRecord) -> GameRecord:
+    moves = await host.moves(session)
+    return await asyncio.to_thread(build_record, session, moves)
+
+
+def record_file(record: GameRecord) -> discord.File:
+    data = record.model_dump_json(indent=1).encode()
+    return discord.File(io.BytesIO(data), filename=f"parlor-{record.game}-{record.game_id}.json")
+
+
+async def check_attachment(attachment: discord.Attachment) -> Verdict:
+    """Read and check an uploaded record; a file that is not one is refused, saying why."""
+    if attachment.size > MAX_RECORD_BYTES:
+        raise UserError(f"That file is {attachment.size // 1024} KB; a game record is far smaller. "
+                        "Attach the JSON file `/game export` sent you.")
+    data = await attachment.read()
+    try:
+        record = await asyncio.to_thread(parse_record, data)
+    except NotARecord as error:
+        raise UserError(f"`{attachment.filename[:60]}` is {error}. Attach the JSON file `/game export` "
+                        "sent you.") from None
+    return await asyncio.to_thread(verify, record)
+
+
+async def check_record(record: GameRecord) -> Verdict:
+    return await asyncio.to_thread(verify, record)
+
+
+def verdict_text(verdict: Verdict) -> str:
+    head = ("✅ The record checks out." if verdict.ok
+            else "❌ The record does not check out.")
+    text = f"{head}\n{verdict.text}"
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"

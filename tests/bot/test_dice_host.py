@@ -1,0 +1,118 @@
+"""The host draws every outcome from the game's committed seed; records build and check from the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.dice_table import dice_line
+from bot.game_record import build_record, finished_session
+from bot.host import UserError
+from games import get_game
+from games.core import RecordingRandomness
+from games.dice import DiceRandomness, commitment
+from games.verify import verify
+from tests.bot.conftest import ALICE, BOB
+from tests.bot.test_follow_the_arrow_commands import finish, placed, seated
+from tests.bot.test_host import CHANNEL, play_until_over, start_john_henry
+
+
+def derived(session, seq: int, game, state, player, action):
+    """What the engine draws for this step from the session's own seed."""
+    rng = RecordingRandomness(DiceRandomness(session.dice_seed, seq))
+    game.apply(state, player, action, rng)
+    return rng.outcomes
+
+
+async def test_setup_and_every_move_come_from_the_seed(host):
+    session_id = await start_john_henry(host)
+    session = await host.session(session_id)
+    assert len(session.dice_seed) == 64
+    assert session.dice_seed not in repr(session), "the seed never shows in a repr (logs, tracebacks)"
+    game = get_game("john-henry")
+    setup = RecordingRandomness(DiceRandomness(session.dice_seed, 0))
+    game.new_game(session.player_ids, setup)
+    assert session.setup_outcomes == setup.outcomes
+    for seq in (1, 2, 3):
+        session = await host.session(session_id)
+        player = host.public_view(session)["to_act"][0]
+        action = host.legal_actions(session, player)[0]
+        expected = derived(session, seq, game, host.state_of(session), player, action)
+        await host.act(session_id, player, action)
+        assert (await host.moves(session))[-1].outcomes == expected
+        assert (await host.moves(session))[-1].seq == seq
+
+
+async def test_the_line_shows_the_commitment_while_running_and_the_seed_once_over(host):
+    session_id = await start_john_henry(host)
+    session = await host.session(session_id)
+    line = dice_line(session)
+    assert commitment(session.dice_seed) in line and session.dice_seed not in line
+    with pytest.raises(UserError, match="still running"):
+        await finished_session(host, CHANNEL, "1", None)
+    await play_until_over(host, session_id)
+    over = await host.session(session_id)
+    assert over.dice_seed in dice_line(over) and commitment(over.dice_seed) in dice_line(over)
+    record = build_record(over, await host.moves(over))
+    verdict = verify(record)
+    assert verdict.ok, verdict.text
+    assert record.end == "played out" and record.result == over.result
+
+
+async def test_abandoned_and_claimed_games_are_records_too(host, clock):
+    session_id = await start_john_henry(host)
+    await host.act(session_id, ALICE.id, {"type": "roll"})
+    abandoned = await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    assert abandoned.dice_seed in dice_line(abandoned)
+    session = await finished_session(host, CHANNEL, "1", None)
+    record = build_record(session, await host.moves(session))
+    assert record.end == "abandoned" and verify(record).ok
+    with pytest.raises(UserError, match="no game #999"):
+        await finished_session(host, CHANNEL, "1", 999)
+    with pytest.raises(UserError, match=f"no game #{session_id}"):
+        await finished_session(host, CHANNEL, "2", session_id)
+
+
+async def test_a_rematch_draws_a_new_seed(host):
+    session = await seated(host, options={"black": BOB.id})
+    over = placed(black=BOB.id, red=ALICE.id).model_copy(
+        update={"phase": "over", "turn": None, "winner": BOB.id, "points": 8})
+    first = await finish(host, session, over.model_dump_json())
+    rematch = await host.rematch(CHANNEL, ALICE.id)
+    assert rematch.session.dice_seed not in (None, first.dice_seed)
+    setup = RecordingRandomness(DiceRandomness(rematch.session.dice_seed, 0))
+    get_game("follow-the-arrow").new_game(rematch.session.player_ids, setup, rematch.session.options)
+    assert rematch.session.setup_outcomes == setup.outcomes
+
+
+async def test_a_game_begun_before_committed_dice_still_plays_and_replays(host, store):
+    session_id = await start_john_henry(host)
+    session = await host.session(session_id)
+    session = await store.update_session(session, now=1.0, dice_seed=None)
+    await play_until_over(host, session_id)
+    over = await host.session(session_id)
+    assert over.dice_seed is None and dice_line(over) is None
+    assert (await host.replay(session_id)).model_dump_json() == over.state
+    with pytest.raises(UserError, match="before Parlor committed its dice"):
+        await finished_session(host, CHANNEL, "1", None)
+
+
+async def test_lobbies_that_never_began_have_no_record(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    with pytest.raises(UserError, match="still running"):
+        await finished_session(host, CHANNEL, "1", None)
+    await host.leave(CHANNEL, ALICE.id)
+    with pytest.raises(UserError, match="never began"):
+        await finished_session(host, CHANNEL, "1", None)
+
+
+async def test_a_claimed_game_reveals_its_seed_and_checks_out(host, clock):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="follow-the-arrow", creator=ALICE,
+                          options={"first": ALICE.id})
+    await host.join(CHANNEL, BOB)
+    clock.advance(100 * 3600)
+    claimed = await host.claim(CHANNEL, BOB.id)
+    assert claimed.status == "finished" and claimed.dice_seed in dice_line(claimed)
+    record = build_record(claimed, await host.moves(claimed))
+    verdict = verify(record)
+    assert record.end == "timeout" and verdict.ok, verdict.text
+    assert "claimed on the turn clock" in verdict.text
