@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -13,12 +14,23 @@ from pydantic import ValidationError
 from bot.client import create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
-from bot.store import DatabaseUnavailable
+from bot.storage_errors import StorageError
+from bot.store import DatabaseUnavailable, Store
 
 
-def main() -> int:
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Start Parlor (settings: environment, .env).")
+    parser.add_argument("--sync-commands", action="store_true",
+                        help="sync the slash commands with Discord even if unchanged since the last sync")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
     try:
         settings = Settings()
+        if arguments.sync_commands:
+            settings = settings.model_copy(update={"force_command_sync": True})
         token = settings.require_token()
     except MissingToken as error:
         print(f"parlor: {error}", file=sys.stderr)
@@ -33,6 +45,11 @@ def main() -> int:
         asyncio.run(_run(settings, token))
     except KeyboardInterrupt:
         logging.getLogger("bot").info("stopped")
+    except StorageError as error:
+        where = settings.database_url.rsplit("@", 1)[-1]  # never the password of a PostgreSQL URL
+        print(f"parlor: cannot use the database {where}: {error.startup}. Fix that and start "
+              "again; no game was touched.", file=sys.stderr)
+        return 2
     except DatabaseUnavailable as error:
         print(f"parlor: {error}. Check DATABASE_URL and that the server is running.", file=sys.stderr)
         return 2
@@ -44,7 +61,9 @@ def main() -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    async with create_bot(settings) as bot:
+    # The database first: one that cannot be written stops the bot here, before it goes online.
+    store = await Store.connect(settings.database_url)
+    async with create_bot(settings, store=store) as bot:
         # SIGTERM (a service manager, a container stop) closes the bot from inside the loop: every move is
         # already committed, so a clean close only tidies the connection and the database.
         loop = asyncio.get_running_loop()

@@ -15,11 +15,14 @@ from typing import Any
 
 import discord
 
+from bot.ai_seats import is_ai_id
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import board_message, game_label, image_names, lobby_message, mention, outcome_message
+from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
+from bot.user_text import bounded_refusal, typed_values
 from games import get_game
 from games.core import IllegalMove
 
@@ -38,11 +41,19 @@ def seat_of(user: discord.abc.User) -> Seat:
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the user what went wrong and what to do instead."""
+    """Tell only the user what went wrong and what to do instead (quoting his text short: bot.user_text)."""
+    message = bounded_refusal(message, list(typed_values(interaction.data)))
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
         await interaction.response.send_message(message, ephemeral=True)
+
+
+async def tell_storage_trouble(interaction: discord.Interaction, error: StorageError) -> None:
+    """The database failed and rolled back: say so, and what to do (no apology: it is not a bug)."""
+    log.warning("interaction %s: storage trouble (%s): %s", interaction.id, type(error).__name__, error)
+    with contextlib.suppress(discord.HTTPException):
+        await refuse(interaction, error.reply)
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -53,6 +64,8 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         await refuse(interaction, error.message)
     except IllegalMove as error:
         await refuse(interaction, error.message)
+    except StorageError as error:
+        await tell_storage_trouble(interaction, error)
     except Exception:
         log.exception("interaction %s failed", interaction.id)
         with contextlib.suppress(discord.HTTPException):
@@ -93,6 +106,8 @@ async def send_private_views(client: discord.Client, channel: Any, outcome: Move
     frontend = frontend_for(session.slug)
     closed: list[str] = []
     for player, after in outcome.views_after.items():
+        if is_ai_id(player):
+            continue  # the AI reads its view from the host, not from a direct message
         digest = frontend.private_digest(after)
         if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
             continue
@@ -195,6 +210,13 @@ async def leave(interaction: discord.Interaction, channel_id: str) -> None:
 async def begin(interaction: discord.Interaction, channel_id: str) -> None:
     outcome = await host_of(interaction).begin(channel_id, str(interaction.user.id))
     await announce_start(interaction, outcome)
+
+
+async def show_ai_move(client: discord.Client, outcome: MoveOutcome) -> None:
+    """The public reply to a move the AI made (bot.ai_player), then the players' private views."""
+    channel = game_channel(client, outcome.session)
+    await channel.send(**outcome_message(outcome))
+    await send_private_views(client, channel, outcome)
 
 
 async def announce_start(interaction: discord.Interaction, outcome: MoveOutcome) -> None:

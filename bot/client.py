@@ -17,11 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.actions import APOLOGY, refuse
+from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
+from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
+from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
+from bot.storage_errors import StorageError
 from bot.store import Store
 from bot.timers import TurnDispatcher
 from bot.turn_clock import Periods
@@ -50,6 +53,9 @@ class ParlorTree(app_commands.CommandTree):
         if isinstance(original, UserError):
             await refuse(interaction, original.message)
             return
+        if isinstance(original, StorageError):
+            await tell_storage_trouble(interaction, original)
+            return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, str(error) or "You can't use that command here.")
             return
@@ -66,6 +72,7 @@ class ParlorBot(commands.Bot):
 
     host: Host
     dispatcher: TurnDispatcher | None = None
+    ai: AiPlayer | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
         intents = discord.Intents.default()
@@ -88,6 +95,8 @@ class ParlorBot(commands.Bot):
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
                                          send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
+        self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
+        self.host.changed = self.ai.poke
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
@@ -95,22 +104,18 @@ class ParlorBot(commands.Bot):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        guild_id = self.settings.discord_guild_id
-        if guild_id:
-            guild = discord.Object(guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+        await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,
+                              force=self.settings.force_command_sync)
 
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, self.user and self.user.id, len(self.guilds))
+        await self.ai.resume(self.settings.shards)
 
     async def close(self) -> None:
         if self.dispatcher is not None:
             await self.dispatcher.stop()
+        if getattr(self, "ai", None) is not None:
+            await self.ai.stop()
         await super().close()
         if getattr(self, "host", None) is not None:
             await self.host.store.close()

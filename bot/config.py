@@ -31,6 +31,8 @@ class Settings(BaseSettings):
                                             description="Gateway websocket for emulators/tests.")
     discord_guild_id: int | None = Field(default=None,
                                          description="Sync commands to this guild only (instant, for development).")
+    force_command_sync: bool = Field(default=False,
+                                     description="Sync slash commands at start even if unchanged since the last sync.")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
     reminder_hours: float = Field(default=12.0, gt=0, description="Default reminder period for servers.")
     turn_clock_hours: float = Field(default=48.0, gt=0, description="Default turn clock before /game claim.")
@@ -90,6 +92,11 @@ class Settings(BaseSettings):
         if self.shard_count is None:
             return [0]
         return self.shard_ids if self.shard_ids is not None else list(range(self.shard_count))
+
+    @field_validator("force_command_sync", mode="before")
+    @classmethod
+    def _blank_is_false(cls, value: object) -> object:
+        return False if isinstance(value, str) and not value.strip() else value
 
     @field_validator("log_level")
     @classmethod

@@ -5,32 +5,38 @@ the open transaction it runs at once; from any other task it waits until that tr
 committed or rolled back. A read therefore sees committed data only, and a board is never drawn from
 a move a crash could still lose. Results are fetched whole while the connection is held, so no row
 is stepped after another task's BEGIN. A COMMIT that fails is rolled back explicitly, so the
-connection never stays inside a half-done transaction.
+connection never stays inside a half-done transaction. SQLite's storage errors (disk full, locked,
+read-only) become `bot.storage_errors` exceptions that say which it was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Generator, Sequence
+from typing import Any, Protocol
 
 import aiosqlite
+
+from bot.storage_errors import StorageError, from_sqlite
+
+log = logging.getLogger(__name__)
 
 
 class Rows:
     """A statement's result: its rows, and the rowcount and lastrowid of a write."""
 
-    def __init__(self, rows: list[sqlite3.Row], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
+    def __init__(self, rows: Sequence[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = list(rows)
         self.rowcount = rowcount
         self.lastrowid = lastrowid
 
-    async def fetchone(self) -> sqlite3.Row | None:
+    async def fetchone(self) -> Any:
         return self._rows[0] if self._rows else None
 
-    async def fetchall(self) -> list[sqlite3.Row]:
+    async def fetchall(self) -> list[Any]:
         return list(self._rows)
 
     async def __aenter__(self) -> Rows:
@@ -40,10 +46,16 @@ class Rows:
         return None
 
 
+class Runs(Protocol):
+    """A connection that runs one statement to its whole result (SQLite's here, PostgreSQL's)."""
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> Awaitable[Rows]: ...
+
+
 class Statement:
     """`await conn.execute(...)` or `async with conn.execute(...) as rows`, as with aiosqlite."""
 
-    def __init__(self, connection: SerializedConnection, sql: str, params: Sequence[Any]) -> None:
+    def __init__(self, connection: Runs, sql: str, params: Sequence[Any]) -> None:
         self._run = connection.run(sql, params)
 
     def __await__(self) -> Generator[Any, None, Rows]:
@@ -74,9 +86,15 @@ class SerializedConnection:
             return await self._step(sql, params)
 
     async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
-        async with self.raw.execute(sql, tuple(params)) as cursor:
-            rows = list(await cursor.fetchall())
-            return Rows(rows, cursor.rowcount, cursor.lastrowid)
+        try:
+            async with self.raw.execute(sql, tuple(params)) as cursor:
+                rows = list(await cursor.fetchall())
+                return Rows(rows, cursor.rowcount, cursor.lastrowid)
+        except sqlite3.Error as error:
+            trouble = from_sqlite(error)
+            if trouble is None:
+                raise
+            raise trouble from error
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -95,8 +113,13 @@ class SerializedConnection:
                 self._owner = None
 
     async def _rollback(self) -> None:
-        if self.raw.in_transaction:
+        if not self.raw.in_transaction:
+            return
+        try:
             await self._step("ROLLBACK", ())
+        except (sqlite3.Error, StorageError):
+            # The error being raised says more; SQLite rolls back on its own when it cannot go on.
+            log.warning("ROLLBACK failed", exc_info=True)
 
     async def close(self) -> None:
         await self.raw.close()

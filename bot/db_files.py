@@ -9,11 +9,13 @@ start, which also fixes databases created by earlier versions.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from pathlib import Path
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
+log = logging.getLogger(__name__)
 COMPANIONS = ("-wal", "-shm", "-journal")
 
 
@@ -29,12 +31,18 @@ def prepare(path: Path) -> None:
 
 
 def tighten(path: Path) -> None:
-    """The database and whichever of its companion files exist: readable by the bot's user only.
+    """The database and whichever of its companion files exist: readable by the bot's user only
+    (permissions are only taken away, never added).
 
     SQLite gives `-wal` and `-shm` the database file's mode when it creates them; this covers files
     left by an earlier run with a looser mode.
     """
     for file in (path, *(Path(f"{path}{suffix}") for suffix in COMPANIONS)):
         with contextlib.suppress(FileNotFoundError):
-            if file.stat().st_mode & 0o777 != FILE_MODE:
-                os.chmod(file, FILE_MODE)
+            mode = file.stat().st_mode & 0o777
+            private = mode & FILE_MODE  # only ever removes: a read-only database stays read-only
+            if mode != private:
+                try:
+                    os.chmod(file, private)
+                except PermissionError:
+                    log.warning("cannot make %s readable by its owner only: the bot's user does not own it", file)

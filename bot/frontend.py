@@ -15,7 +15,12 @@ view (a choice that depends on what only he sees belongs there). Each names the
 before the engine sees anything. A chosen token is either a step
 (`expand(token, ...)` returns the next `Step`: a short text and more components,
 shown to the chooser alone) or an action (`action_for_button(token)`). A select
-option's value and a button's token are the same kind of token.
+option's value and a button's token are the same kind of token. A press on a step's
+component is checked by opening the step again: `expand(step_key(key))` must return
+it, so a step's components carry keys (a button: its token) whose part before any
+"=" is the token that opened the step (the step "pawn.3" holds the menu "pawn.3",
+or "pawn.3=2" when chunked). A multi-select (`max_values` > 1) hands all its chosen
+tokens to `action_for_choice`.
 Discord's limits (25 options a menu, 5 buttons a row, 5 rows a message, 100
 characters a label or value) are the frontend's to respect: group choices in
 steps (first the pawn, then the destination) and use `chunked_select` when a

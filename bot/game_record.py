@@ -8,7 +8,7 @@ Rulings (the table's dice line is `bot.dice_table`):
   lobby that never began, and a game begun before dice were committed (no seed) are refused.
 - `/game verify [record] [game]` checks an attached record file when one is given, otherwise the
   record of the finished game named (or the channel's latest), exactly as `python -m games.verify`
-  does, and answers the asker alone.
+  does, and answers the asker alone. It works in a direct message with the bot too, for a file.
 - Building and checking a record replays the whole game, so both run in a worker thread.
 """
 

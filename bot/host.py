@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.ai_seats import new_ai_seats
 from bot.store import ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
 from bot.turn_clock import (
     Periods,
@@ -78,6 +79,16 @@ class MoveOutcome:
         return list(self.public_view.get("to_act") or [])
 
 
+def who_played(session: SessionRecord) -> dict[str, Any]:
+    """What a result records about the AI: its own seats, and the versions it stood in for people."""
+    recorded: dict[str, Any] = {}
+    if ai_seats := [seat.id for seat in session.players if seat.ai]:
+        recorded["ai_seats"] = ai_seats
+    if stand_ins := {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}:
+        recorded["stand_ins"] = stand_ins
+    return recorded
+
+
 class Host:
     """Sessions per channel over a `Store`; all game changes go through here."""
 
@@ -91,6 +102,8 @@ class Host:
         self.default_periods = periods or Periods()
         self.timers_added: Callable[[float], None] = lambda due_at: None
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
+        self.changed: Callable[[SessionRecord], None] = lambda session: None
+        """Called with the session after every committed change of a running game (the AI looks: bot.ai_player)."""
         # A session's lock lives while someone holds or awaits it; parsed states are kept for the most
         # recently used sessions only, so memory stays flat however many games the bot has hosted.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -196,9 +209,31 @@ class Host:
         """Every seated player's legal actions now (empty for those who may not act)."""
         return {player: self.legal_actions(session, player) for player in session.player_ids}
 
-    def require_current(self, session: SessionRecord, expected_version: int) -> None:
-        """Refuse a component drawn for an earlier version, or for a game that is over or not begun."""
-        self._require_playable(session, get_game(session.slug), expected_version)
+    async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> None:
+        """Refuse a component for a game that is over or not begun, or drawn for an earlier version,
+        unless that earlier component still offers `player` his own action (`_still_offered`)."""
+        game = get_game(session.slug)
+        self._require_playable(session, game)
+        if expected_version != session.version and not await self._still_offered(session, game, player,
+                                                                                 expected_version):
+            raise UserError(STALE_BUTTON)
+
+    async def _still_offered(self, session: SessionRecord, game: Game, player: str, version: int) -> bool:
+        """Whether a component drawn at an earlier `version` still acts for `player`.
+
+        It does when the game waited on him at that version and he has not moved since: both players
+        of a roll-off may press the same Roll, whoever presses first. Whether his action is still
+        legal is then checked against the game as it is now, like any press. While a game runs, every
+        write is a move, so the moves made after `version` are the last `session.version - version`.
+        """
+        if not 0 <= version < session.version or session.setup_outcomes is None:
+            return False
+        moves = await self.store.moves(session.id)
+        made_then = len(moves) - (session.version - version)
+        if made_then < 0 or any(move.player == player for move in moves[made_then:]):
+            return False
+        then, _ = await self._replayed(session, moves[:made_then])
+        return player in game.to_act(then)
 
     async def moves(self, session: SessionRecord) -> list[MoveRecord]:
         return await self.store.moves(session.id)
@@ -285,7 +320,8 @@ class Host:
                             ) -> MoveOutcome:
         """Begin the lobby with `players` (its own by default), seating and beginning in one commit."""
         players = list(session.players) if players is None else players
-        state, rng, wait, seed = await self._new_game(session, [seat.id for seat in players], actor)
+        draft = session.model_copy(update={"players": players})
+        state, rng, wait, seed = await self._new_game(draft, [seat.id for seat in players], actor)
         session = await self._write(session, players=players, **self._begin_changes(state, rng, wait, seed))
         return self._began(session, state, wait)
 
@@ -307,6 +343,7 @@ class Host:
         game = get_game(session.slug)
         self._scheduled(wait)
         self._remember(session, state)
+        self.changed(session)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
                            views_after=views, began=True, legal=self.legal_by_player(session))
@@ -355,12 +392,15 @@ class Host:
     # -- moves ---------------------------------------------------------------
 
     async def act(self, session_id: int, player: str, action: Mapping[str, Any],
-                  expected_version: int | None = None) -> MoveOutcome:
-        """Apply one action for `player`; commit it before returning."""
+                  expected_version: int | None = None, *, by_ai: bool = False) -> MoveOutcome:
+        """Apply one action for `player` (played by the AI when `by_ai`); commit it before returning."""
         async with self._lock(session_id):
             session = await self.session(session_id)
             game = get_game(session.slug)
-            self._require_playable(session, game, expected_version)
+            self._require_playable(session, game)
+            if expected_version is not None:
+                await self.require_current(session, expected_version, player)
+            self._require_seat_player(session, player, by_ai)
             state = self.state_of(session)
             rng = RecordingRandomness(await self._chance_of_next_move(session))
             try:
@@ -370,7 +410,7 @@ class Host:
             result = game.result(new_state)
             changes: dict[str, Any] = {"state": new_state.model_dump_json()}
             if result is not None:
-                changes.update(status="finished", result=result, end_reason="played out")
+                changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
             wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
             changes["waiting_since"] = wait.waiting_since
             try:
@@ -385,6 +425,7 @@ class Host:
                       updated.version)
             self._remember(updated, new_state)
             self._scheduled(wait)
+            self.changed(updated)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(new_state, None),
                 views_before={p: game.view(state, p) for p in session.player_ids},
@@ -446,6 +487,7 @@ class Host:
         await self.store.set_turn_dms(user_id, on)
 
     async def _wait_plan(self, session: SessionRecord, to_act: list[str], actor: str | None) -> WaitPlan:
+        to_act = [player for player in to_act if player not in session.ai_played]  # the AI never idles
         if not to_act:
             return no_wait()
         return plan_wait(session.waiting_since, to_act, actor=actor, now=self.clock(),
@@ -467,24 +509,107 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
-            game = get_game(session.slug)
-            self._require_playable(session, game)
-            if player not in session.player_ids:
-                raise UserError("Only the game's players can claim it.")
-            idle = self.to_act(session)
-            if not idle:
-                raise UserError("The game is not waiting on anyone, so there is nothing to claim.")
-            if player in idle:
-                raise UserError("The game is waiting on you: make your move instead.")
-            periods = await self.periods_for(session.guild_id)
-            left = claim_time_left(session.waiting_since, idle, fallback=session.updated_at, now=self.clock(),
-                                   periods=periods)
-            if left > 0:
-                raise UserError(f"The turn clock has not run out yet. You can claim in "
-                                f"{format_duration(left, round_up=True)}.")
+            idle = await self._idle_past_clock(session, player, "claim")
             return await self._write(session, status="finished", end_reason="timeout",
-                                     result=timeout_result(session.player_ids, idle), waiting_since=None,
-                                     timers=no_wait().timers)
+                                     result={**timeout_result(session.player_ids, idle), **who_played(session)},
+                                     waiting_since=None, timers=no_wait().timers)
+
+    async def _idle_past_clock(self, session: SessionRecord, player: str, verb: str) -> list[str]:
+        """The players whose turn clock has run out, if `player` (one of the others) may claim or substitute."""
+        game = get_game(session.slug)
+        self._require_playable(session, game)
+        if player not in session.player_ids:
+            raise UserError(f"Only the game's players can {verb} here.")
+        idle = [p for p in self.to_act(session) if p not in session.ai_played]
+        if not idle:
+            raise UserError(f"The game is not waiting on anyone idle, so there is nothing to {verb}.")
+        if player in idle:
+            raise UserError("The game is waiting on you: make your move instead.")
+        periods = await self.periods_for(session.guild_id)
+        left = claim_time_left(session.waiting_since, idle, fallback=session.updated_at, now=self.clock(),
+                               periods=periods)
+        if left > 0:
+            raise UserError(f"The turn clock has not run out yet. You can {verb} in "
+                            f"{format_duration(left, round_up=True)}.")
+        return idle
+
+    # -- the AI at the table (bot.ai_player) ------------------------------------
+
+    async def seat_ai(self, channel_id: str, player: str, *, fill: bool = False
+                      ) -> tuple[SessionRecord, MoveOutcome | None]:
+        """Seat Parlor's AI in the lobby: one seat, or with `fill` every free seat, and then begin.
+
+        Like a person joining, the seat that fills the lobby begins the game; `fill` begins it in any case.
+        """
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            game = get_game(session.slug)
+            if session.status != "lobby":
+                raise UserError(f"{game.title} has already begun here; the AI can play the next one.")
+            if player not in session.player_ids:
+                raise UserError("Only a player in the lobby can seat the AI. `/game join` first.")
+            reserved = [user for user in session.invited if user not in session.player_ids]
+            free = game.max_players - len(session.players) - len(reserved)
+            if free <= 0 and not fill:
+                raise UserError(f"{game.title} has no free seat for the AI"
+                                f"{' (the others are saved for the invited players)' if reserved else ''}.")
+            players = [*session.players, *new_ai_seats(session.players, max(free, 0) if fill else 1)]
+            if fill or len(players) == game.max_players:
+                if len(players) < game.min_players:
+                    raise UserError(f"{game.title} needs at least {game.min_players} players.")
+                began = await self._begin_locked(session, actor=player, players=players)
+                return began.session, began
+            return await self._write(session, players=players), None
+
+    async def substitute(self, channel_id: str, player: str) -> tuple[SessionRecord, list[str]]:
+        """Instead of a claim: the AI takes the seats whose turn clock ran out, and the game plays on."""
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            idle = await self._idle_past_clock(session, player, "substitute")
+            players = [seat.model_copy(update={"stand_in": True,
+                                               "stand_ins": [*seat.stand_ins, [session.version + 1, -1]]})
+                       if seat.id in idle else seat for seat in session.players]
+            updated = await self._reseat(session, players, actor=player)
+            return updated, idle
+
+    async def return_to_seat(self, channel_id: str, player: str) -> SessionRecord:
+        """The player the AI stood in for takes his seat back; from now on the game waits on him again."""
+        session = await self.open_session(channel_id)
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            self._require_playable(session, get_game(session.slug))
+            seat = next((seat for seat in session.players if seat.id == player), None)
+            if seat is None or not seat.stand_in:
+                raise UserError("The AI is not playing for you in this game, so there is no seat to take back.")
+            periods = [list(period) for period in seat.stand_ins]
+            periods[-1][1] = session.version
+            players = [s.model_copy(update={"stand_in": False, "stand_ins": periods}) if s.id == player else s
+                       for s in session.players]
+            return await self._reseat(session, players, actor=player)
+
+    async def _reseat(self, session: SessionRecord, players: list[Seat], actor: str) -> SessionRecord:
+        """Write new seats of a running game, with the waits (and timers) that follow from who plays them."""
+        draft = session.model_copy(update={"players": players})
+        wait = await self._wait_plan(draft, self.to_act(session), actor)
+        updated = await self._write(session, players=players, waiting_since=wait.waiting_since, timers=wait.timers)
+        self._remember(updated, self.state_of(session))
+        self._scheduled(wait)
+        self.changed(updated)
+        return updated
+
+    @staticmethod
+    def _require_seat_player(session: SessionRecord, player: str, by_ai: bool) -> None:
+        """A seat the AI plays takes the AI's moves only; a person's seat only his own."""
+        seat = next((seat for seat in session.players if seat.id == player), None)
+        if seat is None:
+            return  # the engine refuses anyone not seated
+        if by_ai and not (seat.ai or seat.stand_in):
+            raise UserError(f"{seat.name} plays this seat again.")
+        if seat.stand_in and not by_ai:
+            raise UserError("The AI plays for you since your turn clock ran out: `/game return` takes your "
+                            "seat back, then make your move.")
 
     async def _write(self, session: SessionRecord, **changes: Any) -> SessionRecord:
         try:
@@ -513,10 +638,12 @@ class Host:
         _, moves = await self._replayed(session)
         return moves
 
-    async def _replayed(self, session: SessionRecord) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
+    async def _replayed(self, session: SessionRecord, log: list[MoveRecord] | None = None,
+                        ) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
+        """The state after the setup and `log` (the whole move log by default), and each move's events."""
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
-        moves = await self.store.moves(session.id)
+        moves = await self.store.moves(session.id) if log is None else log
         steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
                            ((m.player, m.action, m.outcomes) for m in moves))
         state, _ = next(steps)

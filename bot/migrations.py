@@ -67,4 +67,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sessions ADD COLUMN dice_seed TEXT;
     """,
+    # 4: the bot's own small facts: the fingerprint of the last command sync, the last start
+    """
+    CREATE TABLE bot_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]

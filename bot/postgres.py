@@ -24,6 +24,7 @@ import asyncpg
 
 from bot.db_connection import Rows, Statement
 from bot.dialects import PostgresDialect
+from bot.storage_errors import from_postgres
 
 IntegrityError = asyncpg.IntegrityConstraintViolationError
 
@@ -56,6 +57,15 @@ class PostgresConnection:
             return await self._step(borrowed, sql, params)
 
     async def _step(self, connection: asyncpg.Connection, sql: str, params: Sequence[Any]) -> Rows:
+        try:
+            return await self._fetch(connection, sql, params)
+        except asyncpg.PostgresError as error:
+            trouble = from_postgres(error)
+            if trouble is None:
+                raise
+            raise trouble from error
+
+    async def _fetch(self, connection: asyncpg.Connection, sql: str, params: Sequence[Any]) -> Rows:
         statement = self.dialect.statement(sql)
         returning = self.dialect.wants_lastrowid(sql)
         if returning or "RETURNING" in statement.upper() or statement.lstrip().upper().startswith(_SELECT_LIKE):

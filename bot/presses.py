@@ -92,8 +92,8 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
     host = host_of(interaction)
     session = await pressed_session(interaction, session_id)
-    host.require_current(session, version)
     player = str(interaction.user.id)
+    await host.require_current(session, version, player)
     frontend = frontend_for(session.slug)
     legal = host.legal_by_player(session)
     own = host.view_for(session, player)

@@ -2,7 +2,8 @@
 
 Plain queries over the store, and the short texts the cogs send. Rulings: history shows games
 that began (finished, or abandoned after the start), newest first; stats count finished games
-only (an abandoned game has no result), per game, on the server asked about.
+only (an abandoned game has no result), per game, on the server asked about; games in which the AI
+played a seat (its own, or standing in for an idle player) are counted apart from games between people.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from bot.ai_seats import AI_NAME, is_ai_id
 from bot.host import Host
 from bot.notices import channel_link
 from bot.replies import game_label
@@ -26,6 +28,8 @@ class GameStats:
     slug: str
     played: int
     won: int
+    against_ai: bool = False
+    """Games in which Parlor's AI played a seat (its own, or standing in) are counted apart."""
 
 
 async def games_of(host: Host, player: str, guild_id: str | None) -> list[SessionRecord]:
@@ -41,9 +45,19 @@ async def history(host: Host, channel_id: str, limit: int = HISTORY_LIMIT) -> li
 
 async def stats(host: Host, player: str, guild_id: str) -> list[GameStats]:
     finished = await host.store.sessions_with_player(player, ("finished",), guild_id)
-    played = Counter(session.slug for session in finished)
-    won = Counter(session.slug for session in finished if player in (session.result or {}).get("winners", []))
-    return [GameStats(slug, played[slug], won[slug]) for slug in sorted(played)]
+    rows = []
+    for against_ai in (False, True):
+        games = [session for session in finished if session.against_ai == against_ai]
+        played = Counter(session.slug for session in games)
+        won = Counter(session.slug for session in games if _won(session, player))
+        rows += [GameStats(slug, played[slug], won[slug], against_ai) for slug in sorted(played)]
+    return rows
+
+
+def _won(session: SessionRecord, player: str) -> bool:
+    """Whether `player` won; asked about the AI (its first seat's id), a win by any AI seat counts."""
+    winners = (session.result or {}).get("winners", [])
+    return player in winners or (is_ai_id(player) and any(is_ai_id(winner) for winner in winners))
 
 
 def game_list_text(host: Host, player: str, sessions: list[SessionRecord], *, everywhere: bool) -> str:
@@ -96,8 +110,13 @@ def stats_text(name: str, rows: list[GameStats]) -> str:
         return f"{name} has not finished a game on this server yet."
     lines = [f"**{name} on this server:**"]
     for row in rows:
-        lines.append(f"• {get_game(row.slug).title}: {row.played} played, {row.won} won")
-    total_played = sum(row.played for row in rows)
-    total_won = sum(row.won for row in rows)
-    lines.append(f"All games: {total_played} played, {total_won} won")
+        against = f" with {AI_NAME}" if row.against_ai else ""
+        lines.append(f"• {get_game(row.slug).title}{against}: {row.played} played, {row.won} won")
+    people = [row for row in rows if not row.against_ai]
+    lines.append(f"All games: {sum(r.played for r in people)} played, {sum(r.won for r in people)} won"
+                 f"{' (between people)' if len(people) < len(rows) else ''}")
+    if len(people) < len(rows):
+        with_ai = [row for row in rows if row.against_ai]
+        lines.append(f"All games with {AI_NAME}: {sum(r.played for r in with_ai)} played, "
+                     f"{sum(r.won for r in with_ai)} won")
     return "\n".join(lines)

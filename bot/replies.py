@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
+from bot.ai_seats import ai_name, is_ai_id
 from bot.buttons import LobbyButton
 from bot.components import component_view
 from bot.dice_table import add_dice_field
@@ -25,6 +26,9 @@ EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
 
 
 def mention(player_id: str) -> str:
+    """A person's mention; an AI seat is named in bold (it is no Discord user)."""
+    if is_ai_id(player_id):
+        return f"**{ai_name(player_id)}**"
     return f"<@{player_id}>"
 
 
@@ -39,8 +43,8 @@ def text_names(session: SessionRecord) -> dict[str, str]:
 
 
 def image_names(session: SessionRecord) -> dict[str, str]:
-    """Names for pictures, which cannot show a mention."""
-    return {seat.id: seat.name for seat in session.players}
+    """Names for pictures, which cannot show a mention; a seat the AI stands in for says so."""
+    return {seat.id: f"{seat.name} (AI)" if seat.stand_in else seat.name for seat in session.players}
 
 
 def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:

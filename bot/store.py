@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,12 @@ from bot.migrations import MIGRATIONS
 from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
+from bot.storage_errors import StorageError, StorageReadOnly, from_sqlite
 
 OPEN_STATUSES = ("lobby", "active")
+BUSY_TIMEOUT_MS = 2000
+"""How long a write waits for a lock another program holds: well inside Discord's 3-second deadline for
+an answer, so a user whose move could not be saved is told so."""
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
 
 
@@ -42,10 +47,16 @@ class DatabaseUnavailable(RuntimeError):
 
 
 class Seat(BaseModel):
-    """A player at the table: the Discord user id and the name shown in pictures."""
+    """A player at the table: the Discord user id (or an AI seat's id) and the name shown in pictures."""
 
     id: str
     name: str
+    ai: bool = False
+    """Parlor's AI sits here for the whole game (see bot.ai_player)."""
+    stand_in: bool = False
+    """The AI plays this person's seat now, since `/game substitute`, until he `/game return`s."""
+    stand_ins: list[list[int]] = []
+    """[from, to] session versions during which the AI played this person's seat (to -1 while it still does)."""
 
 
 class SessionRecord(BaseModel):
@@ -74,6 +85,16 @@ class SessionRecord(BaseModel):
     @property
     def player_ids(self) -> list[str]:
         return [seat.id for seat in self.players]
+
+    @property
+    def ai_played(self) -> list[str]:
+        """Seats the AI plays now: AI seats and the seats it stands in for."""
+        return [seat.id for seat in self.players if seat.ai or seat.stand_in]
+
+    @property
+    def against_ai(self) -> bool:
+        """Whether the AI took part: an AI seat, or a stand-in at any time."""
+        return any(seat.ai or seat.stand_ins for seat in self.players)
 
     def name_of(self, player_id: str) -> str:
         for seat in self.players:
@@ -163,25 +184,46 @@ class Store:
                 where = url.rsplit("@", 1)[-1].split("://", 1)[-1]  # host:port/database, never the password
                 raise DatabaseUnavailable(f"cannot open the PostgreSQL database {where}: {error}") from error
             store = cls(connection)
-            await store._migrate()
+            try:
+                await store._migrate()
+                await store.set_meta("started_at", str(time.time()))  # fails now, not at the first move
+            except BaseException:
+                await store.close()
+                raise
             return store
         raise UnknownDatabase(DATABASE_URL_HELP)
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
+        """Open (creating if need be) and migrate the database, and check that it can be written.
+
+        Raises a `StorageError` saying why when it cannot be used, so the bot stops at start-up
+        rather than at the first move.
+        """
         path = Path(path)
         on_disk = str(path) != ":memory:"
-        if on_disk:
-            db_files.prepare(path)
-        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            if on_disk:
+                db_files.prepare(path)
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except PermissionError as error:
+            raise StorageReadOnly(str(error)) from error
+        except sqlite3.Error as error:
+            raise from_sqlite(error) or StorageError(str(error)) from error
         db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        if on_disk:
-            db_files.tighten(path)
         store = cls(db)
-        await store._migrate()
+        try:
+            # The busy timeout first: switching to WAL waits for other connections starting together.
+            await store._db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            await store._db.execute("PRAGMA journal_mode=WAL")
+            await store._db.execute("PRAGMA foreign_keys=ON")
+            if on_disk:
+                db_files.tighten(path)
+            await store._migrate()
+            await store.set_meta("started_at", str(time.time()))
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -403,6 +445,18 @@ class Store:
                 await self._db.execute("UPDATE guild_settings SET turn_clock_hours = ? WHERE guild_id = ?",
                                        (turn_clock_hours, guild_id))
         return await self.guild_settings(guild_id)
+
+    # -- the bot's own facts ---------------------------------------------------
+
+    async def meta(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return row["value"] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction():
+            await self._db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)"
+                                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self._db.transaction()

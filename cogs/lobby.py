@@ -8,7 +8,9 @@ from discord.ext import commands
 
 from bot import game_record, records
 from bot.actions import announce_start, begin, guarded, host_of, join, leave, seat_of
+from bot.ai_seats import AI_NAME
 from bot.dice_table import dice_line
+from bot.host import UserError
 from bot.replies import board_message, game_label, lobby_message, log_text, mention, rules_embed, waiting_line
 from games import GAMES, get_game
 
@@ -39,16 +41,66 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     async def start(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                     opponent: discord.User | None = None) -> None:
         async def work() -> None:
-            if opponent is not None and opponent.bot:
-                await interaction.response.send_message("Bots can't play; invite a person instead.",
-                                                        ephemeral=True)
+            against_ai = opponent is not None and opponent.id == getattr(interaction.client.user, "id", None)
+            if opponent is not None and opponent.bot and not against_ai:
+                await interaction.response.send_message(
+                    "Bots can't play; invite a person, or me (@Parlor) to play against the AI.", ephemeral=True)
                 return
-            invited = [str(opponent.id)] if opponent is not None else []
+            invited = [str(opponent.id)] if opponent is not None and not against_ai else []
             host = host_of(interaction)
             session = await host.open_lobby(guild_id=str(interaction.guild_id),
                                             channel_id=str(interaction.channel_id), slug=game.value,
                                             creator=seat_of(interaction.user), invited=invited)
+            if against_ai:
+                session, began = await host.seat_ai(str(interaction.channel_id), str(interaction.user.id))
+                if began is not None:
+                    await announce_start(interaction, began)
+                    return
+                await interaction.response.send_message(
+                    **lobby_message(session, note=f"{AI_NAME} has a seat. `/game fill` seats the AI in every "
+                                                  "free seat and begins, or wait for people to join."))
+                return
             await interaction.response.send_message(**lobby_message(session))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="fill", description="Seat Parlor's AI in every free seat and begin")
+    @app_commands.guild_only()
+    async def fill(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            _, began = await host_of(interaction).seat_ai(str(interaction.channel_id), str(interaction.user.id),
+                                                          fill=True)
+            assert began is not None
+            await announce_start(interaction, began)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="substitute",
+                          description="Instead of a claim: Parlor's AI takes the idle player's seat and plays on")
+    @app_commands.guild_only()
+    async def substitute(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session, idle = await host.substitute(str(interaction.channel_id), str(interaction.user.id))
+            who = ", ".join(mention(p) for p in idle)
+            headline = (f"{interaction.user.mention} asked {AI_NAME} to stand in: it plays for {who} until "
+                        "they take the seat back with `/game return`.")
+            await interaction.response.send_message(
+                **board_message(session, host.public_view(session), headline=headline,
+                                legal=host.legal_by_player(session)))
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="return", description="Take your seat back from Parlor's AI")
+    @app_commands.guild_only()
+    async def return_(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            host = host_of(interaction)
+            session = await host.return_to_seat(str(interaction.channel_id), str(interaction.user.id))
+            headline = f"{interaction.user.mention} is back and plays their own seat again."
+            await interaction.response.send_message(
+                **board_message(session, host.public_view(session), headline=headline,
+                                legal=host.legal_by_player(session)))
 
         await guarded(interaction, work)
 
@@ -188,7 +240,6 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.command(name="verify", description="Check a game record: its seed, every die and every move")
     @app_commands.describe(record="A record file from /game export (default: a finished game of this server)",
                            game="The game's number (default: this channel's latest game)")
-    @app_commands.guild_only()
     async def verify(self, interaction: discord.Interaction, record: discord.Attachment | None = None,
                      game: app_commands.Range[int, 1] | None = None) -> None:
         async def work() -> None:
@@ -196,6 +247,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             await interaction.response.defer(ephemeral=True, thinking=True)
             if record is not None:
                 verdict = await game_record.check_attachment(record)
+            elif interaction.guild_id is None:
+                raise UserError("Here in a direct message, attach a record file (`/game export` sends you one); "
+                                "in a server channel `/game verify` can also check its finished games.")
             else:
                 session = await game_record.finished_session(host, str(interaction.channel_id),
                                                               str(interaction.guild_id), game)

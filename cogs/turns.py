@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot import records
 from bot.actions import guarded, host_of
+from bot.ai_seats import AI_NAME
 from bot.host import UserError
 
 
@@ -74,8 +75,10 @@ class Turns(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         async def work() -> None:
             who = user or interaction.user
-            rows = await records.stats(host_of(interaction), str(who.id), str(interaction.guild_id))
-            name = getattr(who, "display_name", None) or who.name
+            is_parlor = who.id == getattr(interaction.client.user, "id", None)
+            player = "ai-1" if is_parlor else str(who.id)  # asked about the bot: its AI's record
+            rows = await records.stats(host_of(interaction), player, str(interaction.guild_id))
+            name = AI_NAME if is_parlor else getattr(who, "display_name", None) or who.name
             await interaction.response.send_message(records.stats_text(name, rows),
                                                     allowed_mentions=discord.AllowedMentions.none())
 

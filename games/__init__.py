@@ -6,7 +6,7 @@ Each engine module exports `GAME`, an object following the contract in
 
 from __future__ import annotations
 
-from games.core import Game, IllegalMove, UnknownGame
+from games.core import Game, IllegalMove, UnknownGame, quoted
 from games.discovery import discover
 
 __all__ = ["GAMES", "Game", "IllegalMove", "UnknownGame", "get_game"]
@@ -21,4 +21,4 @@ def get_game(slug: str) -> Game:
         return GAMES[slug]
     except KeyError:
         known = ", ".join(sorted(GAMES)) or "none"
-        raise UnknownGame(f"There is no game called {slug!r}. Games: {known}.") from None
+        raise UnknownGame(f"There is no game called {quoted(slug)}. Games: {known}.") from None

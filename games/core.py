@@ -25,6 +25,17 @@ class IllegalMove(Exception):
         self.message = message
 
 
+QUOTE_LIMIT = 32
+"""Characters of a user's own text that a refusal quotes back at most."""
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """The user's text as a refusal quotes it: a short prefix, cut with "…", with invisible and
+    direction-changing characters shown as escapes, so a reply stays short and reads as written."""
+    text = str(value)
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
 class UnknownGame(LookupError):
     """A slug that names no game; the message lists the ones that exist."""
 
@@ -178,10 +189,10 @@ def parse_action(adapter: Any, action: Any) -> Any:
     except ValidationError as error:
         first = error.errors()[0]
         if first.get("type") == "union_tag_invalid":
-            raise IllegalMove(f"Unknown action {action.get('type')!r}.") from None
+            raise IllegalMove(f"Unknown action {quoted(action.get('type'))}.") from None
         where = ".".join(str(part) for part in first.get("loc", ()) if part != action.get("type"))
         detail = first.get("msg", "is not valid")
-        raise IllegalMove(f"Bad action {action.get('type')!r}: {where or 'value'} {detail.lower()}.") from None
+        raise IllegalMove(f"Bad action {quoted(action.get('type'))}: {where or 'value'} {detail.lower()}.") from None
 
 
 def require_seated(players: Sequence[str], player: str) -> None:

@@ -38,7 +38,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from games.core import IllegalMove, Randomness, parse_action, require_seated
+from games.core import IllegalMove, Randomness, parse_action, quoted, require_seated
 from games.follow_the_arrow_board import (
     ARROWS,
     BLACK_START_ROW,
@@ -156,7 +156,7 @@ def _occupants(state: ArrowState) -> dict[str, tuple[str, int]]:
 def _valid_circle(name: str) -> str:
     circle = name.strip().lower()
     if circle not in ARROWS:
-        raise IllegalMove(f"{name!r} is not a circle: circles run from a1 to e6.")
+        raise IllegalMove(f"{quoted(name)} is not a circle: circles run from a1 to e6.")
     return circle
 
 

@@ -99,3 +99,18 @@ async def parlor(fake_discord: FakeDiscord, database_url: str) -> AsyncIterator[
     await bot.close()
     await task
     fake_discord.assert_no_unknown_routes()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the worker thread of any aiosqlite connection a failing test left open.
+
+    Such a thread is not a daemon: left alone it keeps the interpreter alive after the last test, so one
+    failure would hang the whole run (and CI) instead of reporting it.
+    """
+    import threading
+
+    from aiosqlite import core
+
+    for thread in threading.enumerate():
+        if getattr(thread, "_target", None) is core._connection_worker_thread and thread.is_alive():
+            thread._args[0].put_nowait((None, lambda: core._STOP_RUNNING_SENTINEL))

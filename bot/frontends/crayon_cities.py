@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.frontend import Names, display_name
-from games.core import SeededRandomness
+from games.core import SeededRandomness, quoted
 from games.crayon_rails.determinize import determinize
 from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
@@ -55,7 +55,8 @@ def cities_text(view: dict | None, player_id: str | None, names: Names, city: st
         found = next((c for c in the_board.cities.values() if c.name.lower() == city.strip().lower()
                       or c.at == city.strip().upper()), None)
         if found is None:
-            return f"There is no city called {city!r}: pick one from the list, e.g. {next(iter(the_board.cities))}."
+            example = next(iter(the_board.cities))
+            return f"There is no city called {quoted(city)}: pick one from the list, e.g. {example}."
         return _one_city(found, demands, view, player_id, names)
     seated = view is not None and any(p["id"] == player_id for p in view["players"])
     goals = goal_cities(determinize(view, SeededRandomness(0)), player_id) if seated else {}

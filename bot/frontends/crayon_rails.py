@@ -17,7 +17,7 @@ from typing import Any
 from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
 from bot.frontends.crayon_components import acting_components, action_for_token, expand
 from bot.render.crayon_rails import draw_board, draw_build_preview
-from games.core import IllegalMove
+from games.core import IllegalMove, quoted
 from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board
 
@@ -73,7 +73,7 @@ def build_target(to: str) -> str:
     """The milepost a `/build to:` place names (a preview's Confirm button carries it)."""
     milepost = board().resolve(to)
     if milepost is None:
-        raise IllegalMove(f"{to!r} is neither a milepost (like F7) nor a city: pick one from the list.")
+        raise IllegalMove(f"{quoted(to)} is neither a milepost (like F7) nor a city: pick one from the list.")
     return milepost
 
 
@@ -84,7 +84,7 @@ def keep_action(cards: str | None) -> dict:
         card, sep, demand = item.replace("=", ":").partition(":")
         if not (sep and card.lstrip("#").isdigit() and demand in ("0", "1", "2")):
             raise IllegalMove(f"Write each kept card as card:demand, like \"17:0 23:2\" (demand 0, 1 or 2), "
-                              f"not {item!r}.")
+                              f"not {quoted(item)}.")
         if card.lstrip("#") in kept:
             raise IllegalMove(f"Card {card.lstrip('#')} is named twice: a kept card locks one demand, so name "
                               f"it once, like \"{card.lstrip('#')}:{demand}\".")

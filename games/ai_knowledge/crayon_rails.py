@@ -130,11 +130,14 @@ def _build(state: State, player_id: str, jobs: list[Job], legal: list[dict]) -> 
         return None
     player = state.player(player_id)
     own = network(player)
-    wanted: list[str] = []
+    cities: list[str] = []
     for job in jobs[:2]:
-        wanted += [job.supply, job.city]
-    if player.cash >= MAJOR_BUILD_CASH or majors_joined(player) < 1:
-        wanted += [c.name for c in board().majors]
+        cities += [job.supply, job.city]
+    majors = [c.name for c in board().majors]
+    if player.cash >= min(MAJOR_BUILD_CASH, state.options.target_cash):
+        wanted = majors + cities  # rich enough: join the majors the win needs first
+    else:
+        wanted = cities + (majors if majors_joined(player) < 1 else [])
     wanted = [name for name in wanted if board().cities[name].at not in own]
     committed = bool(jobs and jobs[0].value > 500)
     if not committed and player.cash < KEEP_AT_LEAST + 10 and player.cash < MAJOR_BUILD_CASH:

@@ -6,7 +6,7 @@ import itertools
 
 from games.core import IllegalMove
 from games.crayon_rails.mapdata import board, edge
-from games.crayon_rails.routing import cheapest_build_path, price_build
+from games.crayon_rails.routing import cheapest_build_path, network, price_build
 from games.crayon_rails.state import BUILD_LIMIT, UPGRADE_COST, UPGRADES, State
 from games.crayon_rails.turns import require_turn
 
@@ -46,7 +46,7 @@ def plan_build(state: State, player_id: str, path: list[str] | None, to: str | N
             raise IllegalMove(f"{to!r} is neither a milepost (like F7) nor a city.")
         found = cheapest_build_path(state, player_id, target, budget(state, player_id), partial=True)
         if found is None or len(found.path) < 2:
-            raise IllegalMove(f"No track toward {to} can be built now: give a path instead.")
+            raise IllegalMove(_why_not_toward(state, player_id, target))
         return found.path, found.cost
     path = resolve_path(path)
     cost = price_build(state, player_id, path)
@@ -56,6 +56,19 @@ def plan_build(state: State, player_id: str, path: list[str] | None, to: str | N
     if cost > state.player(player_id).cash:
         raise IllegalMove(f"That costs {cost} and you have {state.player(player_id).cash}.")
     return path, cost
+
+
+def _why_not_toward(state: State, player_id: str, target: str) -> str:
+    """Why `build to` lays nothing, naming the place as players do ("Northgate (I2)")."""
+    city = board().city_at(target)
+    place = f"{city.name} ({target})" if city else target
+    if target in network(state.player(player_id)):
+        return f"{place} is already on your track: build toward another place."
+    if budget(state, player_id) < 1:
+        return (f"No track toward {place} can be built now: this turn's building money (20, and your cash) "
+                "is spent. End your turn.")
+    return (f"No track toward {place} can be built now: the next milepost costs more than you may still spend, "
+            "or every way is blocked. Try another place, or give a path.")
 
 
 def build(state: State, player_id: str, path: list[str] | None, to: str | None, events: list[dict]) -> None:

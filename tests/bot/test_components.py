@@ -40,3 +40,14 @@ def test_layout_refuses_more_than_five_rows() -> None:
     menus = [Select(f"m{n}", "Pick", (Option("a", "a"),)) for n in range(6)]
     with pytest.raises(ValueError):
         component_view("john-henry", 1, 2, menus)
+
+
+def test_a_multi_select_keeps_its_bounds_and_the_default_frontend_reads_one_choice_only() -> None:
+    from bot.frontend import Frontend
+    from games.core import IllegalMove
+
+    menu = Select("keep", "Keep cards", tuple(Option(f"card {n}", f"k.{n}") for n in range(4)), max_values=3)
+    row = component_view("john-henry", 1, 2, [menu]).to_components()[0]["components"][0]
+    assert (row["min_values"], row["max_values"], len(row["options"])) == (1, 3, 4)
+    with pytest.raises(IllegalMove):
+        Frontend().action_for_choice("keep", ["k.1", "k.2"])

@@ -130,6 +130,12 @@ async def test_john_henry_keeps_its_seed_secret_until_the_end_then_checks_out(fa
     assert "does not check out" in caught.content
     assert f"move {tampered['moves'][index]['seq']} (" in caught.content
 
+    in_dm = await reply(await fake.slash(bob, "game verify", channel=fake.dm_channel(bob),
+                                         record=fake.upload("record.json", data)))
+    assert "The record checks out" in in_dm.content, "a record file can be checked in a direct message too"
+    bare = await reply(await fake.slash(bob, "game verify", channel=fake.dm_channel(bob)))
+    assert "attach a record" in bare.content
+
     latest = await reply(await fake.slash(bob, "game verify", channel=channel))
     assert "The record checks out" in latest.content, "without a file it checks the channel's latest game"
     junk = await reply(await fake.slash(bob, "game verify", channel=channel,

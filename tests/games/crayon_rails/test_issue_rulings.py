@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core import IllegalMove
 from games.crayon_rails.cards import deck
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.hazards import resolve_event
@@ -137,3 +138,11 @@ def test_a_flood_in_the_second_turn_takes_away_a_qualification_only_before_it_is
     state.player("bob").loads = ["Coal"]
     state, events = act(state, "bob", {"type": "end_turn"})
     assert state.phase == "play" and not any(e["type"] == "qualified" for e in events)
+
+
+def test_build_to_refusals_name_the_city_and_say_why():
+    state = play_state(alice={"track": track("C8", "D8", "E8")}, built=20)
+    with pytest.raises(IllegalMove, match=r"toward Northgate \(I2\) can be built now: this turn's building money"):
+        act(state, "alice", {"type": "build", "to": "Northgate"})
+    with pytest.raises(IllegalMove, match=r"Westholm \(C8\) is already on your track"):
+        act(play_state(alice={"track": track("C8", "D8", "E8")}), "alice", {"type": "build", "to": "Westholm"})

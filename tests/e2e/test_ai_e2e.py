@@ -1,0 +1,155 @@
+"""Playing against Parlor's AI end to end: the real bot, the fake Discord, a person pressing what he sees.
+
+The AI moves through the host after its pause (here none: `no_pause` yields once, no wall-clock
+sleep) with a small fixed search, and its moves are posted like anyone's. A person (alice) presses
+random components of what she can see whenever the game waits on her (tests/e2e/random_play.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.client import ParlorBot
+from tests.bot.conftest import FakeClock
+from tests.e2e.random_play import RandomPlay
+from tests.fakediscord import FakeDiscord
+
+HOUR = 3600.0
+
+
+async def no_pause(seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+def said(message) -> str:
+    """A message's text and its embeds' text."""
+    return (message.content or "") + " ".join(str(embed) for embed in message.embeds)
+
+
+def quick_ai(bot: ParlorBot) -> None:
+    assert bot.ai is not None
+    bot.ai.sleep = no_pause
+    bot.ai.iterations = 8
+    seeds = iter(range(1, 1_000_000))
+    bot.ai.seed_source = lambda: next(seeds)
+
+
+async def play_with_the_ai(fake: FakeDiscord, bot: ParlorBot, game: RandomPlay, limit: int) -> None:
+    for _ in range(limit):
+        before = game.signature()
+        await bot.ai.idle()
+        if game.signature() != before:
+            game.panels = {}  # the AI moved: the private replies alice got before are out of date
+        session = await game.session()
+        if session.status != "active":
+            return
+        await game.step()
+    raise AssertionError(f"the game did not end within {limit} presses")
+
+
+async def against_the_ai(fake: FakeDiscord, bot: ParlorBot, slug: str, seed: int, *, fill: bool = False,
+                         limit: int = 3000):
+    quick_ai(bot)
+    channel = fake.create_channel(f"{slug}-vs-ai")
+    alice = fake.create_user("alice")
+    started = await fake.slash(alice, "game start", channel=channel, game=slug, opponent=fake.bot_user)
+    assert not started.ephemeral, started.response.content
+    if fill:
+        filled = await fake.slash(alice, "game fill", channel=channel)
+        assert not filled.ephemeral, filled.response.content
+    game = RandomPlay(fake, bot, channel, [alice], random.Random(seed))
+    assert (await game.session()).status == "active"
+    await play_with_the_ai(fake, bot, game, limit)
+    session = await game.session()
+    assert session.status == "finished" and session.end_reason == "played out"
+    assert session.result["ai_seats"] == [p for p in session.player_ids if p.startswith("ai-")]
+    moves = await bot.host.moves(session)
+    assert {"ai-1", str(alice.id)} <= {move.player for move in moves}, "both sides moved"
+    replayed = await bot.host.replay(session.id)
+    assert replayed.model_dump() == bot.host.state_of(session).model_dump(), "the AI's moves replay"
+    texts = " ".join(said(m) for m in fake.messages(channel))
+    assert "Parlor (AI)" in texts, "the AI seat is named as such"
+    return session, alice
+
+
+@pytest.mark.parametrize("slug", ["john-henry", "two-fat-dudes", "follow-the-arrow"])
+async def test_a_whole_game_against_the_ai(fake_discord, parlor, slug):
+    await against_the_ai(fake_discord, parlor, slug, seed=len(slug))
+
+
+async def test_johari_bones_with_every_empty_seat_filled_by_the_ai(fake_discord, parlor):
+    session, _ = await against_the_ai(fake_discord, parlor, "johari-bones", seed=5, fill=True)
+    assert [seat.id for seat in session.players][1:] == ["ai-1", "ai-2", "ai-3"]
+
+
+async def test_stats_count_the_game_against_the_ai_apart(fake_discord, parlor):
+    _, alice = await against_the_ai(fake_discord, parlor, "john-henry", seed=9)
+    general = fake_discord.create_channel("general")
+    shown = await fake_discord.slash(alice, "stats", channel=general)
+    text = shown.response.content
+    assert "John Henry with Parlor (AI): 1 played" in text and "All games with Parlor (AI): 1 played" in text
+    ai_record = (await fake_discord.slash(alice, "stats", channel=general, user=fake_discord.bot_user)).response
+    assert ai_record.content.startswith("**Parlor (AI) on this server:**")
+    assert "John Henry with Parlor (AI): 1 played" in ai_record.content
+
+
+async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_discord, parlor):
+    quick_ai(parlor)
+    clock = FakeClock()
+    parlor.host.clock = clock
+    channel = fake_discord.create_channel("stand-in")
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake_discord.slash(bob, "game join", channel=channel)
+    await fake_discord.slash(alice, "roll", channel=channel)  # bob never rolls for first player
+
+    early = await fake_discord.slash(alice, "game substitute", channel=channel)
+    assert early.ephemeral and "not run out yet" in early.response.content
+    clock.advance(49 * HOUR)
+    stood_in = await fake_discord.slash(alice, "game substitute", channel=channel)
+    assert not stood_in.ephemeral and "stand in" in said(stood_in.response)
+    await parlor.ai.idle()
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert session.ai_played == [str(bob.id)]
+    assert any(move.player == str(bob.id) for move in await parlor.host.moves(session)), "the AI rolled for bob"
+
+    # Play on until it is bob's seat's turn again, with alice rolling and the AI playing for bob.
+    for _ in range(200):
+        session = await parlor.host.last_session_in(str(channel.id))
+        if session.status != "active" or str(alice.id) not in parlor.host.to_act(session):
+            break
+        rolled = await fake_discord.slash(alice, "roll", channel=channel)
+        assert not rolled.ephemeral, rolled.response.content
+        await parlor.ai.idle()
+        if len(await parlor.host.moves(session)) > 6:
+            break
+    refused = await fake_discord.slash(bob, "roll", channel=channel)
+    assert refused.ephemeral and "/game return" in refused.response.content
+
+    back = await fake_discord.slash(bob, "game return", channel=channel)
+    assert not back.ephemeral and "is back" in said(back.response)
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert session.ai_played == [] and session.players[1].stand_ins
+    again = await fake_discord.slash(bob, "game return", channel=channel)
+    assert again.ephemeral and "not playing for you" in again.response.content
+
+    for _ in range(400):  # the two people play it out
+        session = await parlor.host.last_session_in(str(channel.id))
+        if session.status != "active":
+            break
+        player = parlor.host.to_act(session)[0]
+        await parlor.host.act(session.id, player, parlor.host.legal_actions(session, player)[0])
+    await parlor.ai.idle()
+    final = await parlor.host.last_session_in(str(channel.id))
+    assert final.status == "finished"
+    assert final.result["stand_ins"] == {str(bob.id): session.players[1].stand_ins}, "the result says who played"
+
+
+async def test_a_whole_game_of_crayon_rails_against_the_ai(fake_discord, parlor):
+    seeds = iter(range(3, 10_000))
+    parlor.host._seed_source = lambda: next(seeds)  # the same deck every run, so the game surely ends
+    session, _ = await against_the_ai(fake_discord, parlor, "crayon-rails", seed=1, limit=4000)
+    assert session.result["winners"], "someone met the victory conditions"
