@@ -2,7 +2,7 @@
 
 Every picture the bot sends goes through `draw_off_loop`. Drawing runs in a small
 pool of worker threads of its own (not asyncio's default pool, which DNS lookups
-and aiosqlite-free `to_thread` calls share), sized to the machine's cores.
+and `asyncio.to_thread` calls share), sized to the machine's cores.
 
 Why threads rather than processes (measured with `python bench/bench_drawing.py --pools` on
 this 2-core machine shared with other work, two workers each, 444 boards of the four small
@@ -44,10 +44,3 @@ async def draw_off_loop(func: Callable[..., bytes], *args: Any) -> bytes:
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_executor(), partial(func, *args))
 
-
-def shutdown_drawing() -> None:
-    """Stop the pool's threads (at bot shutdown); a later draw makes a fresh pool."""
-    global _pool
-    pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=False)

@@ -15,6 +15,7 @@ Why it is shaped this way (issue 11, items 7 and 10):
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -102,9 +103,15 @@ def token_labels(names: Sequence[str], longest: int = 3) -> list[str]:
     return [str(seat) for seat in range(1, len(words) + 1)]
 
 
+_FREETYPE = threading.Lock()
+"""One FreeType face per size is shared by the drawing threads; FreeType faces are not thread-safe,
+so measuring and rasterising hold this lock (only on cache misses: the results are cached)."""
+
+
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    with _FREETYPE:
+        return font(size).getlength(text)
 
 
 def fit_size(text: str, size: int, width: float, smallest: int = SMALL) -> int:
@@ -127,12 +134,13 @@ def clip(text: str, size: int, width: float) -> str:
 def _text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int] | None:
     """The rendered string as an 8-bit mask and its offset from the anchor point."""
     stroke = 1 if bold else 0
-    left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
-    if right <= left or bottom <= top:
-        return None
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
+    with _FREETYPE:
+        left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        if right <= left or bottom <= top:
+            return None
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
     return mask, left, top
 
 

@@ -15,7 +15,7 @@ from functools import cache
 
 from PIL import Image
 
-from bot.frontend import Names
+from bot.frontend import Names, display_name
 from bot.render.canvas import (
     BACKGROUND,
     BODY,
@@ -126,18 +126,15 @@ def _board() -> Image.Image:
     return board.image
 
 
-def _name(names: Names, player_id: str) -> str:
-    return names.get(player_id, player_id)
-
 
 def _status(view: dict, names: Names) -> str:
-    waiting = ", ".join(_name(names, who) for who in view["to_act"])
+    waiting = ", ".join(display_name(names, who) for who in view["to_act"])
     if view["phase"] == "placing":
         return f"{waiting} places pawns"
     if view["jump_called"]:
         return f"Jump called: {waiting} must jump"
     if view["jump_callable"]:
-        return f"{waiting} to move ({_name(names, view['last_mover'])} may call Jump!)"
+        return f"{waiting} to move ({display_name(names, view['last_mover'])} may call Jump!)"
     return f"{waiting} to move"
 
 
@@ -158,7 +155,7 @@ def _draw_header(board: Board, view: dict, names: Names) -> None:
         board.draw.ellipse([x, 58, x + 24, 82], fill=fill, outline=HIGHLIGHT if player["id"] in to_act else fill,
                            width=3)
         score = f" {totals.get(player['id'], 0)}" if in_match else ""
-        label = clip(_name(names, player["id"]), BODY, room - 40 - text_width(score, BODY)) + score
+        label = clip(display_name(names, player["id"]), BODY, room - 40 - text_width(score, BODY)) + score
         board.text((x + 32, 70), label, BODY, fill, "lm", bold=player["id"] in to_act)
 
 
@@ -168,7 +165,7 @@ def _draw_band_labels(board: Board, view: dict, names: Names) -> None:
         top = _band_top(row)
         label_y = top + 9 if row == RED_START_ROW else top + CELL_Y - 20
         owner = owners.get(colour, "")
-        label = f"{colour.upper()} START · {clip(_name(names, owner), 15, 200)}"
+        label = f"{colour.upper()} START · {clip(display_name(names, owner), 15, 200)}"
         board.text((BOARD_LEFT + CELL_X * len(COLUMNS) / 2, label_y), label, 15, PAWN_FILL[colour], "mm")
 
 
@@ -211,7 +208,7 @@ def _draw_pawns(board: Board, view: dict) -> None:
 def result_banner(view: dict, names: Names) -> tuple[str, list[tuple[str, str, Colour]]]:
     """The banner's headline and, per player, his points (match totals once a match has begun)."""
     winner = view["winner"]
-    headline = (f"{_name(names, winner)} wins {view['points']} points!" if winner
+    headline = (f"{display_name(names, winner)} wins {view['points']} points!" if winner
                 else "Nobody can move: the game is drawn")
     match = view.get("match") or {}
     totals = match.get("totals") or {}
@@ -219,7 +216,7 @@ def result_banner(view: dict, names: Names) -> tuple[str, list[tuple[str, str, C
     for player in view["players"]:
         won = view["points"] if player["id"] == winner else 0
         text = f"{won} pts" + (f" (match {totals.get(player['id'], 0)})" if match.get("game", 1) > 1 else "")
-        scores.append((_name(names, player["id"]), text, PAWN_FILL[player["colour"]]))
+        scores.append((display_name(names, player["id"]), text, PAWN_FILL[player["colour"]]))
     return headline, scores
 
 

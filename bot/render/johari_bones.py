@@ -17,6 +17,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.frontend import display_name
 from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
@@ -145,12 +146,9 @@ def _layer(count: int, with_strip: bool) -> Image.Image:
     return board.image
 
 
-def _name(names: Mapping[str, str], player_id: str) -> str:
-    return names.get(player_id, player_id)
-
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
-    to_act = [_name(names, player) for player in view["to_act"]]
+    to_act = [display_name(names, player) for player in view["to_act"]]
     if view["phase"] == "turns":
         return f"{to_act[0]} to play: draw or swap"
     if view["phase"] == "drawn":
@@ -180,7 +178,7 @@ def _draw_players(board: Board, view: dict, names: Mapping[str, str], viewer: st
             board.draw.rectangle((0, row_top, WIDTH - 1, row_top + ROW - 4), fill=HIGHLIGHT)
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         board.draw.rectangle((MARGIN, row_top + 6, MARGIN + 8, row_top + ROW - 10), fill=colour)
-        board.text((MARGIN + 16, row_top + 20), clip(_name(names, player), KEY, NAME_W - 24), KEY, colour, "lm",
+        board.text((MARGIN + 16, row_top + 20), clip(display_name(names, player), KEY, NAME_W - 24), KEY, colour, "lm",
                    bold=True)
         turns = view["turns_left"].get(player, 0)
         detail = f"{totals.get(player, 0)} pts · {turns} turn{'' if turns == 1 else 's'} left"
@@ -205,7 +203,7 @@ def _draw_scorecard(board: Board, view: dict, names: Mapping[str, str], top: int
     for index, player in enumerate(players):
         centre = MARGIN + 150 + column * (index + 0.5)
         colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-        name = clip(_name(names, player), BODY, column - 8)
+        name = clip(display_name(names, player), BODY, column - 8)
         board.text((centre, top + SCORE_HEAD / 2), name, BODY, colour, "mm", bold=True)
         for row, box in enumerate((*BOXES, "total")):
             value = totals[player] if box == "total" else view["scorecard"][player][box]
@@ -216,11 +214,11 @@ def _draw_scorecard(board: Board, view: dict, names: Mapping[str, str], top: int
 def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
     totals = _totals(view)
     best = max(totals.values(), default=0)
-    winners = [_name(names, player) for player, total in totals.items() if total == best]
+    winners = [display_name(names, player) for player, total in totals.items() if total == best]
     headline = (f"{winners[0]} wins with {best}!" if len(winners) == 1
                 else f"Shared win at {best}: " + " and ".join(winners))
-    scores = [(_name(names, entry["id"]), str(totals.get(entry["id"], 0)), PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
-              for seat, entry in enumerate(view["players"])]
+    scores = [(display_name(names, entry["id"]), str(totals.get(entry["id"], 0)),
+               PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]) for seat, entry in enumerate(view["players"])]
     return headline, scores
 
 

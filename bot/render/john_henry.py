@@ -18,6 +18,7 @@ from functools import cache
 
 from PIL import Image
 
+from bot.frontend import display_name
 from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
@@ -35,8 +36,8 @@ from bot.render.canvas import (
     clip,
     draw_result_banner,
     fit_size,
-    font,
     game_palette,
+    text_width,
 )
 from games.john_henry import CENTER, DOTS_PER_SPACE, SPACE_NAMES, SPIKE_DOTS
 
@@ -117,10 +118,10 @@ def _draw_spike(board: Board, x: int, top: int) -> None:
     board.draw.polygon([(x + 10, top + 4), (x + 16, top + 4), (x + 13, top + 24)], fill=SPIKE)
 
 
-def _upright_name(board: Board, centre: tuple[float, float], name: str, height: int) -> None:
+def _uprightdisplay_name(board: Board, centre: tuple[float, float], name: str, height: int) -> None:
     """A station name turned a quarter so it reads bottom to top inside a narrow box."""
     size = fit_size(name, 19, height, smallest=14)
-    label = Board.blank(int(font(size).getlength(name)) + 4, size + 8, (0, 0, 0))
+    label = Board.blank(int(text_width(name, size)) + 4, size + 8, (0, 0, 0))
     label.text((2, 2), name, size, WHITE)
     mask = label.image.convert("L").transpose(Image.Transpose.ROTATE_90)
     x, y = centre
@@ -138,23 +139,20 @@ def _track() -> Image.Image:
             board.draw.rectangle(box, fill=GOLD, outline=SPIKE, width=3)
             board.text((x - 9, TRACK_TOP + 16), str(space), BODY, INK, "mm", bold=True)
             _draw_spike(board, x, TRACK_TOP + 5)
-            _upright_name(board, (x, TRACK_TOP + 80), "Promontory", 84)
+            _uprightdisplay_name(board, (x, TRACK_TOP + 80), "Promontory", 84)
         else:
             board.draw.rectangle(box, fill=TRACK_FILL, outline=INK, width=1)
             board.text((x, TRACK_TOP + 16), str(space), BODY, MUTED, "mm")
-            _upright_name(board, (x, TRACK_TOP + 88), name, 110)
+            _uprightdisplay_name(board, (x, TRACK_TOP + 88), name, 110)
     board.draw.line((MARGIN, TRACK_BOTTOM + 4, WIDTH - MARGIN, TRACK_BOTTOM + 4), fill=MUTED, width=2)
     return board.image
 
 
-def _name(names: Mapping[str, str], player_id: str) -> str:
-    return names.get(player_id, player_id)
-
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
     if view["phase"] == "roll-off":
-        return "Roll for first player: " + " and ".join(_name(names, p) for p in view["to_act"])
-    player = _name(names, view["to_act"][0])
+        return "Roll for first player: " + " and ".join(display_name(names, p) for p in view["to_act"])
+    player = display_name(names, view["to_act"][0])
     if view["awaiting_bonus"]:
         return f"{player}: roll the bonus die or keep the 6"
     return f"{player} to roll"
@@ -166,7 +164,7 @@ def _draw_header(board: Board, view: dict, names: Mapping[str, str]) -> None:
     for seat, player in enumerate(view["players"]):
         colour = PLAYER_COLOURS[seat]
         x, anchor = (MARGIN, "la") if seat == 0 else (WIDTH - MARGIN, "ra")
-        board.text((x, 8), clip(_name(names, player["id"]), KEY, half), KEY, colour, anchor, bold=True)
+        board.text((x, 8), clip(display_name(names, player["id"]), KEY, half), KEY, colour, anchor, bold=True)
         road = f"{RAILROAD_NAMES[player['railroad']]} " + ("from Omaha »" if seat == 0 else "« from Sacramento")
         board.text((x, 42), road, SMALL, colour, anchor)
     to_act = set(view["to_act"])
@@ -193,17 +191,20 @@ def _draw_railroads(board: Board, view: dict) -> None:
 
 
 def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
-    """(who rolled, the dice, what came of it) from a move's events; None when nothing was rolled."""
+    """(who rolled, the dice, what came of it) from the events since the turn changed (one move or
+    a few); the latest roll wins. None when nothing was rolled."""
     roller, dice, outcome = None, [], []
     for event in events:
         kind = event["type"]
         if kind == "roll-off":
             roller, dice = event["player"], [event["die"]]
-            outcome.append("for first player")
+            outcome = ["rolled for first player"]
         elif kind == "roll-off-tie":
             outcome = ["a tie: both roll again"]
+        elif kind == "first-player":
+            outcome = ["wins the roll-off"] if event["player"] == roller else ["loses the roll-off"]
         elif kind == "rolled":
-            roller, dice = event["player"], list(event["dice"])
+            roller, dice, outcome = event["player"], list(event["dice"]), []
         elif kind == "bonus-rolled":
             roller, dice = event["player"], [6, event["die"]]
         elif kind == "kept-six":
@@ -215,7 +216,7 @@ def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
             outcome.append("doubles: John Henry dies")
         elif kind == "john-henry-passed":
             outcome.append("a 1: John Henry changes sides")
-        elif kind == "moved":
+        elif kind == "moved" and event["player"] == roller:
             outcome.append(f"moves {event['steps']}")
     if roller is None:
         return None
@@ -228,7 +229,8 @@ def _draw_last_roll(board: Board, view: dict, names: Mapping[str, str], events: 
     board.text((left, top), "Last roll", SMALL, MUTED)
     rolled = last_roll(events)
     if rolled is None:
-        board.text((left, top + 40), "no roll yet", BODY, MUTED)
+        at_start = view["phase"] == "roll-off" and all(p["dots"] == 1 for p in view["players"])
+        board.text((left, top + 40), "no roll yet" if at_start else "see the last move above", BODY, MUTED)
         return
     roller, dice, outcome = rolled
     seat = next((i for i, p in enumerate(view["players"]) if p["id"] == roller), 0)
@@ -236,7 +238,8 @@ def _draw_last_roll(board: Board, view: dict, names: Mapping[str, str], events: 
         draw_die(board, (left + 28 + index * 62, top + 56), die, PLAYER_COLOURS[seat], size=52)
     text_left = left + 12 + 62 * len(dice)
     width = WIDTH / 2 + 40 - text_left
-    board.text((text_left, top + 34), clip(_name(names, roller), KEY, width), KEY, PLAYER_COLOURS[seat], bold=True)
+    board.text((text_left, top + 34), clip(display_name(names, roller), KEY, width), KEY, PLAYER_COLOURS[seat],
+               bold=True)
     board.text((text_left, top + 66), clip(outcome or "rolls", BODY, width), BODY, INK)
 
 
@@ -258,7 +261,7 @@ def _draw_john_henry(board: Board, view: dict, names: Mapping[str, str]) -> None
         draw_pawn(board, (left + 24, top + 60))
         width = WIDTH - MARGIN - left - 56
         board.text((left + 56, top + 44), "works for", BODY, INK, "lm")
-        board.text((left + 56, top + 74), clip(_name(names, holder), BODY, width), BODY, INK, "lm", bold=True)
+        board.text((left + 56, top + 74), clip(display_name(names, holder), BODY, width), BODY, INK, "lm", bold=True)
 
 
 def _draw_legend(board: Board) -> None:
@@ -277,8 +280,8 @@ def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple
     scores = []
     for seat, player in enumerate(view["players"]):
         where = "drove the spike" if player["id"] == view["winner"] else f"at station {player['space']}"
-        scores.append((_name(names, player["id"]), f"· {where}", PLAYER_COLOURS[seat]))
-    return f"{_name(names, view['winner'])} drives the golden spike!", scores
+        scores.append((display_name(names, player["id"]), f"· {where}", PLAYER_COLOURS[seat]))
+    return f"{display_name(names, view['winner'])} drives the golden spike!", scores
 
 
 def render(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:

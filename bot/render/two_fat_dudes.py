@@ -15,6 +15,7 @@ from functools import cache
 
 from PIL import Image
 
+from bot.frontend import display_name
 from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
@@ -108,12 +109,9 @@ def _hallway() -> Image.Image:
     return board.image
 
 
-def _name(names: Mapping[str, str], player_id: str) -> str:
-    return names.get(player_id, player_id)
-
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
-    to_act = [_name(names, p) for p in view.get("to_act") or []]
+    to_act = [display_name(names, p) for p in view.get("to_act") or []]
     phase = view["phase"]
     if phase == "roll-off":
         return "Roll for the start: " + " and ".join(to_act)
@@ -126,13 +124,15 @@ def _status(view: dict, names: Mapping[str, str]) -> str:
 
 
 def last_roll(events: Sequence[dict]) -> tuple[str, int, str] | None:
-    """(who rolled, the d4, what for) from a move's events; None when nothing was rolled."""
+    """(who rolled, the d4, what for) of the latest roll in the events since the turn changed;
+    None when nothing was rolled."""
+    latest = None
     for event in events:
         if event["type"] == "rolled":
-            return event["player"], event["roll"], ""
-        if event["type"] == "roll_off":
-            return event["player"], event["roll"], " for the start"
-    return None
+            latest = event["player"], event["roll"], ""
+        elif event["type"] == "roll_off":
+            latest = event["player"], event["roll"], " for the start"
+    return latest
 
 
 def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:
@@ -151,7 +151,7 @@ def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:
                                     ("exited", player["exited"])) if on]
         tag_text = " · ".join(tags)
         room = WIDTH - 2 * MARGIN - 40 - text_width(score, KEY) - (text_width(tag_text, SMALL) + 16 if tags else 0)
-        name = clip(_name(names, player["id"]), KEY, room)
+        name = clip(display_name(names, player["id"]), KEY, room)
         board.text((MARGIN + 36, top + 19), name, KEY, colour, "lm", bold=True)
         if tags:
             board.text((MARGIN + 44 + text_width(name, KEY), top + 21), tag_text, SMALL, MUTED, "lm")
@@ -165,14 +165,14 @@ def _draw_turn(board: Board, view: dict, names: Mapping[str, str], events: Seque
     rolled = last_roll(events)
     if rolled is not None:
         roller, roll, why = rolled
-        text = f"Last roll: {_name(names, roller)} rolled {roll}{why}"
+        text = f"Last roll: {display_name(names, roller)} rolled {roll}{why}"
         board.text((MARGIN, top + 34), clip(text, BODY, WIDTH - 2 * MARGIN), BODY, INK, "lm")
 
 
 def _draw_dudes(board: Board, view: dict, names: Mapping[str, str]) -> None:
     players = view["players"]
     shared = players[0]["position"] == players[1]["position"]
-    labels = token_labels([_name(names, player["id"]) or "?" for player in players])
+    labels = token_labels([display_name(names, player["id"]) or "?" for player in players])
     for index, player in enumerate(players):
         x = position_x(player["position"])
         y = MID_Y + 10 + ((index * 2 - 1) * 20 if shared else 0)
@@ -202,9 +202,9 @@ def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
         board.text((MARGIN, BOTTOM_Y + 42), "no offer", BODY, MUTED, "lm")
         return
     payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
-    lines = [f"{clip(_name(names, offer['payer']), BODY, width - 50)} pays",
-             f"{clip(_name(names, payee), BODY, width - 110)} {offer['points']} points",
-             f"(offered by {clip(_name(names, offer['proposed_by']), SMALL, width - 110)})"]
+    lines = [f"{clip(display_name(names, offer['payer']), BODY, width - 50)} pays",
+             f"{clip(display_name(names, payee), BODY, width - 110)} {offer['points']} points",
+             f"(offered by {clip(display_name(names, offer['proposed_by']), SMALL, width - 110)})"]
     for index, line in enumerate(lines):
         board.text((MARGIN, BOTTOM_Y + 42 + index * 30), line, BODY if index < 2 else SMALL,
                    INK if index < 2 else MUTED, "lm", bold=index == 1)
@@ -212,14 +212,14 @@ def _draw_bottom(board: Board, view: dict, names: Mapping[str, str]) -> None:
 
 def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple[str, str, Colour]]]:
     """The final banner's headline and each player's final score."""
-    winners = [_name(names, p) for p in view.get("winners") or []]
+    winners = [display_name(names, p) for p in view.get("winners") or []]
     if len(winners) > 1:
         headline = "Shared victory: " + " and ".join(winners)
     elif winners:
         headline = f"{winners[0]} is the Honorary Skinny Dude!"
     else:
         headline = "Game over"
-    return headline, [(_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
+    return headline, [(display_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
 
 
 def draw_hallway(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:

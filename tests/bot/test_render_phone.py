@@ -102,6 +102,20 @@ def test_john_henry_last_roll_reads_bonus_and_roll_off_dice():
                                  {"type": "moved", "player": "a", "steps": 9}]) == ("a", [6, 3], "moves 9")
     assert john_henry.last_roll([{"type": "roll-off", "player": "b", "die": 4}])[:2] == ("b", [4])
     assert john_henry.last_roll([]) is None
+    lost = [{"type": "roll-off", "player": "b", "die": 2}, {"type": "first-player", "player": "a", "die": 5},
+            {"type": "moved", "player": "a", "steps": 5}]
+    assert john_henry.last_roll(lost) == ("b", [2], "loses the roll-off")
+    two_moves = [{"type": "rolled", "player": "a", "dice": [6]}, {"type": "john-henry-taken", "player": "a"},
+                 {"type": "bonus-rolled", "player": "a", "die": 4}, {"type": "moved", "player": "a", "steps": 10}]
+    assert john_henry.last_roll(two_moves) == ("a", [6, 4], "calls John Henry, moves 10")
+
+
+def test_two_fat_dudes_last_roll_is_the_latest():
+    events = [{"type": "roll_off", "player": "a", "roll": 2}, {"type": "roll_off", "player": "b", "roll": 4},
+              {"type": "rolled", "player": "b", "roll": 3}]
+    assert two_fat_dudes.last_roll(events) == ("b", 3, "")
+    assert two_fat_dudes.last_roll(events[:1]) == ("a", 2, " for the start")
+    assert two_fat_dudes.last_roll([{"type": "passed", "player": "a"}]) is None
 
 
 def test_long_names_are_clipped_or_shrunk_to_fit():
