@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.helpers import latest_board
+from tests.e2e.helpers import table
 
 
 async def test_both_players_press_the_same_roll_and_both_roll(fake_discord, parlor):
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.channel("games")
-    lobby = (await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)).response
+    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    lobby = table(fake, channel)
     await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-    board = latest_board(fake, channel)
+    board = table(fake, channel)
     roll = board.button(label="Roll")["custom_id"]
     before = await parlor.host.last_session_in(str(channel.id))
 

@@ -22,6 +22,7 @@ import pytest
 from bot.actions import APOLOGY
 from bot.storage_errors import StorageBusy, StorageFull, StorageReadOnly
 from bot.store import Store
+from tests.e2e.helpers import table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +75,8 @@ async def test_each_storage_fault_gets_its_own_message_and_changes_nothing(fake_
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.channel("games")
-    lobby = (await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)).response
+    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    lobby = table(fake, channel)
     await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
     store = parlor.host.store
     before = await parlor.host.last_session_in(str(channel.id))
