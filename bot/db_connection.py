@@ -1,18 +1,24 @@
-"""The one SQLite connection, shared so that a read never sees another task's uncommitted write.
+"""The SQLite connections, shared so that a read never sees another task's uncommitted write.
 
-Every statement of the store goes through `SerializedConnection.execute`: inside the task that holds
-the open transaction it runs at once; from any other task it waits until that transaction has
-committed or rolled back. A read therefore sees committed data only, and a board is never drawn from
-a move a crash could still lose.
+Every statement of the store goes through `SerializedConnection.execute`. Writes use one connection:
+inside the task that holds the open transaction a statement runs at once; from any other task it
+waits until that transaction has committed or rolled back. Reads from any other task go to a second,
+read-only connection: in WAL mode it sees the last commit, never waits for a writer (not even for a
+write stuck behind another process's lock), and never sees uncommitted data. A board is therefore
+never drawn from a move a crash could still lose, and opening a form or showing the table never
+waits for moves being saved. (An in-memory database has no second connection: its reads take the
+writer's turn.)
 
 Moves commit as a group (`write_batch`): the writes that queue while one transaction runs go to the
 database thread together, as one BEGIN IMMEDIATE ... COMMIT with a SAVEPOINT per write, so a busy bot
 pays one trip and one sync of the log for many moves, not one each. Each write still stands or falls
 alone: its version check failing rolls back only its savepoint, and each caller hears of its own write
-only once the group's COMMIT is done. Results are fetched whole while the connection is held, so no row
-is stepped after another task's BEGIN. A COMMIT that fails is rolled back explicitly, so the
-connection never stays inside a half-done transaction. SQLite's storage errors (disk full, locked,
-read-only) become `bot.storage_errors` exceptions that say which it was.
+only once the group's COMMIT is done.
+
+Results are fetched whole in one trip, so no row is stepped after another task's BEGIN. A COMMIT that
+fails is rolled back explicitly, so the connection never stays inside a half-done transaction.
+SQLite's storage errors (disk full, locked, read-only) become `bot.storage_errors` exceptions that say
+which it was.
 """
 
 from __future__ import annotations
@@ -160,8 +166,9 @@ class _PendingWrite:
 class SerializedConnection:
     """An aiosqlite connection used by one task at a time (see the module docstring)."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self.raw = db
+        self._reader = reader
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._pending: list[_PendingWrite] = []
@@ -173,13 +180,16 @@ class SerializedConnection:
     async def run(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         if self._owner is not None and self._owner is asyncio.current_task():
             return await self._step(sql, params)
+        if self._reader is not None and sql.lstrip()[:6].upper() == "SELECT":
+            return await self._step(sql, params, self._reader)
         async with self._lock:
             return await self._step(sql, params)
 
-    async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
+    async def _step(self, sql: str, params: Sequence[Any], connection: aiosqlite.Connection | None = None) -> Rows:
         # One trip to aiosqlite's thread per statement (its cursor API takes three: execute, fetch, close).
+        connection = connection or self.raw
         try:
-            return await self.raw._execute(_run_statement, self.raw._conn, sql, tuple(params))
+            return await connection._execute(_run_statement, connection._conn, sql, tuple(params))
         except sqlite3.Error as error:
             trouble = from_sqlite(error)
             if trouble is None:
@@ -258,4 +268,8 @@ class SerializedConnection:
             log.warning("ROLLBACK failed", exc_info=True)
 
     async def close(self) -> None:
-        await self.raw.close()
+        try:
+            if self._reader is not None:
+                await self._reader.close()
+        finally:
+            await self.raw.close()
