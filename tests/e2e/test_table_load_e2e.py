@@ -138,6 +138,40 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
     fake.assert_no_unknown_routes()
 
 
+async def test_a_table_posted_but_not_recorded_before_a_crash_is_retired_at_start_up(fake_discord: FakeDiscord,
+                                                                                  tmp_path):
+    fake = fake_discord
+    database = str(tmp_path / "parlor.sqlite3")
+    first, _ = await start_bot(fake, database)
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.channel("games")
+    try:
+        await seated_game(first, channel, alice, bob)
+
+        async def crash(*args, **kwargs) -> None:
+            raise ConnectionResetError("the process died between posting the new table and recording it")
+
+        first.host.store.save_table = crash  # type: ignore[method-assign]
+        await fake.slash(alice, "roll", channel=channel)
+        assert len(tables(fake, channel)) == 2, "the new table was posted, the old one not yet retired"
+    finally:
+        await first.close()
+
+    second, _ = await start_bot(fake, database)
+    try:
+        session = await second.host.last_session_in(str(channel.id))
+
+        def healed() -> bool:
+            shown = tables(fake, channel)
+            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
+
+        await fake.wait_for(healed, what="one table, up to date, after the restart")
+        await assert_table_shows_the_game(fake, second, channel)
+    finally:
+        await second.close()
+    fake.assert_no_unknown_routes()
+
+
 async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_buttons(fake_discord: FakeDiscord,
                                                                                     parlor: ParlorBot):
     fake = fake_discord
