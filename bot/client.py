@@ -21,6 +21,7 @@ import cogs
 from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
 from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
+from bot.collector import set_aside_start_up
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.gate import Gate
@@ -113,6 +114,7 @@ class ParlorBot(commands.Bot):
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
+        set_aside_start_up()
 
     async def sync_commands(self) -> None:
         await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,

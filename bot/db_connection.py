@@ -1,12 +1,24 @@
-"""The one SQLite connection, shared so that a read never sees another task's uncommitted write.
+"""The SQLite connections, shared so that a read never sees another task's uncommitted write.
 
-Every statement of the store goes through `SerializedConnection.execute`: inside the task that holds
-the open transaction it runs at once; from any other task it waits until that transaction has
-committed or rolled back. A read therefore sees committed data only, and a board is never drawn from
-a move a crash could still lose. Results are fetched whole while the connection is held, so no row
-is stepped after another task's BEGIN. A COMMIT that fails is rolled back explicitly, so the
-connection never stays inside a half-done transaction. SQLite's storage errors (disk full, locked,
-read-only) become `bot.storage_errors` exceptions that say which it was.
+Every statement of the store goes through `SerializedConnection.execute`. Writes use one connection:
+inside the task that holds the open transaction a statement runs at once; from any other task it
+waits until that transaction has committed or rolled back. Reads from any other task go to a second,
+read-only connection: in WAL mode it sees the last commit, never waits for a writer (not even for a
+write stuck behind another process's lock), and never sees uncommitted data. A board is therefore
+never drawn from a move a crash could still lose, and opening a form or showing the table never
+waits for moves being saved. (An in-memory database has no second connection: its reads take the
+writer's turn.)
+
+Moves commit as a group (`write_batch`): the writes that queue while one transaction runs go to the
+database thread together, as one BEGIN IMMEDIATE ... COMMIT with a SAVEPOINT per write, so a busy bot
+pays one trip and one sync of the log for many moves, not one each. Each write still stands or falls
+alone: its version check failing rolls back only its savepoint, and each caller hears of its own write
+only once the group's COMMIT is done.
+
+Results are fetched whole in one trip, so no row is stepped after another task's BEGIN. A COMMIT that
+fails is rolled back explicitly, so the connection never stays inside a half-done transaction.
+SQLite's storage errors (disk full, locked, read-only) become `bot.storage_errors` exceptions that say
+which it was.
 """
 
 from __future__ import annotations
@@ -49,6 +61,10 @@ class Rows:
         return None
 
 
+Guard = Callable[[list[Rows]], None]
+"""Sees a write's results before its commit; raising refuses the write."""
+
+
 class Runs(Protocol):
     """A connection that runs one statement to its whole result (SQLite's here, PostgreSQL's)."""
 
@@ -79,29 +95,84 @@ def _run_statement(connection: sqlite3.Connection, sql: str, params: Sequence[An
         cursor.close()
 
 
-def _run_transaction(connection: sqlite3.Connection, statements: list[tuple[str, Sequence[Any]]],
-                     guard: Callable[[list[Rows]], None] | None) -> list[Rows]:
-    """On the connection's thread: the whole transaction, rolled back on any error."""
+def _storage_error(error: sqlite3.Error) -> Exception:
+    """The storage error `error` is (disk full, locked, read-only), caused by it; else `error` itself."""
+    trouble = from_sqlite(error)
+    if trouble is None:
+        return error
+    trouble.__cause__ = error
+    return trouble
+
+
+class _Refused:
+    """A write of a group that its guard refused: rolled back to its savepoint, the others go on."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]]
+               ) -> list[list[Rows] | _Refused]:
+    """On the connection's thread: several writes, one transaction, a savepoint each.
+
+    A guard's refusal undoes its own write only. A database error undoes the whole group (the caller
+    then runs the writes one by one, so only the faulty one fails).
+    """
     connection.execute("BEGIN IMMEDIATE")
+    outcomes: list[list[Rows] | _Refused] = []
     try:
-        results = [_run_statement(connection, sql, tuple(params)) for sql, params in statements]
-        if guard is not None:
-            guard(results)
+        for statements, guard in writes:
+            connection.execute("SAVEPOINT one_write")
+            try:
+                results = [_run_statement(connection, sql, tuple(params)) for sql, params in statements]
+                if guard is not None:
+                    guard(results)
+            except sqlite3.Error:
+                raise
+            except Exception as refusal:
+                connection.execute("ROLLBACK TO one_write")
+                outcomes.append(_Refused(refusal))
+            else:
+                outcomes.append(results)
+            connection.execute("RELEASE one_write")
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-    return results
+    return outcomes
+
+
+class _PendingWrite:
+    """A write waiting for the next group, and the future its caller awaits."""
+
+    def __init__(self, statements: list[tuple[str, Sequence[Any]]], guard: Guard | None,
+                 future: asyncio.Future[list[Rows]]) -> None:
+        self.statements = statements
+        self.guard = guard
+        self.future = future
+
+    def settle(self, outcome: list[Rows] | BaseException) -> None:
+        if self.future.done():  # its caller was cancelled meanwhile
+            return
+        if isinstance(outcome, asyncio.CancelledError):
+            self.future.cancel()
+        elif isinstance(outcome, BaseException):
+            self.future.set_exception(outcome)
+        else:
+            self.future.set_result(outcome)
 
 
 class SerializedConnection:
     """An aiosqlite connection used by one task at a time (see the module docstring)."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self.raw = db
+        self._reader = reader
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        self._pending: list[_PendingWrite] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
         return Statement(self, sql, params)
@@ -109,13 +180,16 @@ class SerializedConnection:
     async def run(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         if self._owner is not None and self._owner is asyncio.current_task():
             return await self._step(sql, params)
+        if self._reader is not None and sql.lstrip()[:6].upper() == "SELECT":
+            return await self._step(sql, params, self._reader)
         async with self._lock:
             return await self._step(sql, params)
 
-    async def _step(self, sql: str, params: Sequence[Any]) -> Rows:
+    async def _step(self, sql: str, params: Sequence[Any], connection: aiosqlite.Connection | None = None) -> Rows:
         # One trip to aiosqlite's thread per statement (its cursor API takes three: execute, fetch, close).
+        connection = connection or self.raw
         try:
-            return await self.raw._execute(_run_statement, self.raw._conn, sql, tuple(params))
+            return await connection._execute(_run_statement, connection._conn, sql, tuple(params))
         except sqlite3.Error as error:
             trouble = from_sqlite(error)
             if trouble is None:
@@ -123,20 +197,50 @@ class SerializedConnection:
             raise trouble from error
 
     async def write_batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                          guard: Callable[[list[Rows]], None] | None = None) -> list[Rows]:
-        """BEGIN IMMEDIATE, `statements`, COMMIT in one trip to the connection's thread.
+                          guard: Guard | None = None) -> list[Rows]:
+        """BEGIN IMMEDIATE, `statements`, COMMIT, grouped with the other writes queued meanwhile.
 
-        `guard` sees the results before the commit; whatever it raises rolls everything back (the
-        version check of a move). A move is thus one round trip, not one per statement.
+        `guard` sees the results before the commit; whatever it raises rolls back this write alone and
+        is raised here (the version check of a move). Returns once the write is committed.
         """
-        async with self._lock:
-            try:
-                return await self.raw._execute(_run_transaction, self.raw._conn, list(statements), guard)
-            except sqlite3.Error as error:
-                trouble = from_sqlite(error)
-                if trouble is None:
-                    raise
-                raise trouble from error
+        loop = asyncio.get_running_loop()
+        write = _PendingWrite(list(statements), guard, loop.create_future())
+        self._pending.append(write)
+        if self._flusher is None:
+            self._flusher = loop.create_task(self._flush())
+        return await write.future
+
+    async def _flush(self) -> None:
+        """Commit the queued writes, a group at a time, until none are left."""
+        try:
+            while self._pending:
+                async with self._lock:
+                    group = [write for write in self._pending if not write.future.done()]
+                    self._pending = []
+                    if group:
+                        await self._commit_group(group)
+        finally:
+            self._flusher = None
+
+    async def _commit_group(self, group: list[_PendingWrite]) -> None:
+        try:
+            outcomes = await self.raw._execute(_run_group, self.raw._conn,
+                                               [(write.statements, write.guard) for write in group])
+        except sqlite3.Error as error:
+            if from_sqlite(error) is None and len(group) > 1:
+                # One write is faulty, not the storage: run them one by one so only that one fails.
+                for write in group:
+                    await self._commit_group([write])
+                return
+            for write in group:
+                write.settle(_storage_error(error))
+            return
+        except BaseException as error:
+            for write in group:
+                write.settle(error)
+            raise
+        for write, outcome in zip(group, outcomes, strict=True):
+            write.settle(outcome.error if isinstance(outcome, _Refused) else outcome)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -164,4 +268,8 @@ class SerializedConnection:
             log.warning("ROLLBACK failed", exc_info=True)
 
     async def close(self) -> None:
-        await self.raw.close()
+        try:
+            if self._reader is not None:
+                await self._reader.close()
+        finally:
+            await self.raw.close()

@@ -179,6 +179,18 @@ class StaleVersion(Exception):
     """The session changed since it was read; the write was not made."""
 
 
+async def _reader(path: Path, busy_timeout_ms: int) -> aiosqlite.Connection:
+    """A read-only connection to the database at `path` (in WAL mode, it never waits for a writer)."""
+    try:
+        reader = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise from_sqlite(error) or StorageError(str(error)) from error
+    reader.row_factory = sqlite3.Row
+    await reader.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    await reader.execute("PRAGMA query_only=ON")
+    return reader
+
+
 def _session_from_row(row: sqlite3.Row) -> SessionRecord:
     data = dict(row)
     for key in ("players", "invited", "options"):
@@ -193,11 +205,12 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
 class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection | PostgresConnection) -> None:
-        # SQLite: one connection serves every session: transactions must not interleave on it, and a
-        # read waits for another task's open transaction (bot.db_connection). PostgreSQL: a pool, whose
-        # reads see committed rows only (bot.postgres).
-        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db)
+    def __init__(self, db: aiosqlite.Connection | PostgresConnection, reader: aiosqlite.Connection | None = None
+                 ) -> None:
+        # SQLite: one connection writes for every session (transactions must not interleave on it), and
+        # a read-only one reads what is committed (bot.db_connection). PostgreSQL: a pool, whose reads see
+        # committed rows only (bot.postgres).
+        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db, reader)
         self._dialect = db.dialect if isinstance(db, PostgresConnection) else SqliteDialect()
 
     @classmethod
@@ -249,6 +262,8 @@ class Store:
                 db_files.tighten(path)
             await store._migrate()
             await store.set_meta("started_at", str(time.time()))
+            if on_disk:
+                store._db = SerializedConnection(db, await _reader(path, busy_timeout_ms))
         except BaseException:
             await store.close()
             raise

@@ -17,8 +17,13 @@ brought up to date at start-up (`catch_up`) or by the next interaction with the 
 for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
 
 Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
-(winners are named, not notified). A crash between posting a new table and recording it can
-leave the previous table in the channel: the next update deletes the recorded one only.
+(winners are named, not notified).
+
+A crash between posting a new table and recording it leaves a table the store does not know of.
+At start-up, before a table behind its game is brought up to date, the channel's latest messages
+(`STRAY_SCAN`) are searched for the bot's own tables of that game other than the recorded one, and
+those are retired like any superseded table. This needs the Read Message History permission; without
+it the stray keeps buttons that are refused as stale after the next move.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import weakref
 from typing import Any
 
@@ -40,6 +46,10 @@ from bot.shards import Shards
 from bot.store import SessionRecord, TableRecord
 
 log = logging.getLogger(__name__)
+
+STRAY_SCAN = 50
+"""How many of a channel's latest messages are searched for a table a crash left unrecorded."""
+GAME_FOOTER = re.compile(r"Game #(?P<session>[0-9]+)\b")
 
 
 def targets(session: SessionRecord, host: Host) -> list[str]:
@@ -94,11 +104,15 @@ class Tables:
         return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
                              legal=self.host.legal_by_player(session))
 
-    async def show(self, session_id: int, *, to_bottom: bool = False) -> None:
-        """Bring the session's table up to date (and to the bottom of the channel if asked)."""
+    async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
+        """Bring the session's table up to date (and to the bottom of the channel if asked).
+
+        `strays`: first retire tables of this game a crash may have left unrecorded (at start-up)."""
         async with self._lock(session_id):
             session = await self.host.current(session_id)
             record = await self.host.store.table(session_id)
+            if strays:
+                await self._retire_strays(session, record.message_id if record else None)
             if (record is not None and record.message_id and not to_bottom
                     and record.shown_version >= session.version):
                 return
@@ -112,8 +126,7 @@ class Tables:
             else:
                 ping = [p for p in now if p not in record.announced] if repost else []
             message = await self.compose(session, ping)
-            channel = self.client.get_partial_messageable(int(session.channel_id),
-                                                          guild_id=int(session.guild_id) if session.guild_id else None)
+            channel = self._channel(session)
             if not repost:
                 try:
                     await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
@@ -142,6 +155,24 @@ class Tables:
             with contextlib.suppress(discord.HTTPException):
                 await message.edit(view=None)
 
+    async def _retire_strays(self, session: SessionRecord, recorded: str | None) -> None:
+        """Retire the bot's tables of `session` among the channel's latest messages, but the recorded one."""
+        channel = self._channel(session)
+        me = self.client.user
+        try:
+            strays = [message async for message in channel.history(limit=STRAY_SCAN)
+                      if me is not None and message.author.id == me.id and str(message.id) != recorded
+                      and _shows_session(message) == session.id]
+        except discord.HTTPException:
+            log.warning("could not read the latest messages of channel %s to find stray tables", session.channel_id)
+            return
+        for message in strays:
+            await self._retire(channel, str(message.id))
+
+    def _channel(self, session: SessionRecord) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(int(session.channel_id),
+                                                   guild_id=int(session.guild_id) if session.guild_id else None)
+
     async def _retire_earlier(self, session: SessionRecord) -> None:
         """A new game in the channel: the final tables before it lose their Rematch/New game buttons."""
         for record in await self.host.store.earlier_tables(session.channel_id, session.id):
@@ -158,8 +189,16 @@ class Tables:
         caught = 0
         for session_id in await self.host.store.tables_behind(shards):
             try:
-                await self.show(session_id)
+                await self.show(session_id, strays=True)
                 caught += 1
             except Exception:
                 log.exception("could not bring the table of session %s up to date", session_id)
         return caught
+
+
+def _shows_session(message: discord.Message) -> int | None:
+    """The game a message of the bot shows as its table (from the embed's footer), if any."""
+    for embed in message.embeds:
+        if embed.footer and embed.footer.text and (match := GAME_FOOTER.match(embed.footer.text)):
+            return int(match.group("session"))
+    return None

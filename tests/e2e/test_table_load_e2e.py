@@ -7,12 +7,14 @@ The fake Discord refuses any first response later than 3 s after the interaction
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 
 from bot.client import ParlorBot
 from bot.store import Seat
 from tests.conftest import start_bot
 from tests.e2e.helpers import game_number, tables
+from tests.e2e.random_play import RandomPlay
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeUser
@@ -136,6 +138,40 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
     fake.assert_no_unknown_routes()
 
 
+async def test_a_table_posted_but_not_recorded_before_a_crash_is_retired_at_start_up(fake_discord: FakeDiscord,
+                                                                                  tmp_path):
+    fake = fake_discord
+    database = str(tmp_path / "parlor.sqlite3")
+    first, _ = await start_bot(fake, database)
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.channel("games")
+    try:
+        await seated_game(first, channel, alice, bob)
+
+        async def crash(*args, **kwargs) -> None:
+            raise ConnectionResetError("the process died between posting the new table and recording it")
+
+        first.host.store.save_table = crash  # type: ignore[method-assign]
+        await fake.slash(alice, "roll", channel=channel)
+        assert len(tables(fake, channel)) == 2, "the new table was posted, the old one not yet retired"
+    finally:
+        await first.close()
+
+    second, _ = await start_bot(fake, database)
+    try:
+        session = await second.host.last_session_in(str(channel.id))
+
+        def healed() -> bool:
+            shown = tables(fake, channel)
+            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
+
+        await fake.wait_for(healed, what="one table, up to date, after the restart")
+        await assert_table_shows_the_game(fake, second, channel)
+    finally:
+        await second.close()
+    fake.assert_no_unknown_routes()
+
+
 async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_buttons(fake_discord: FakeDiscord,
                                                                                     parlor: ParlorBot):
     fake = fake_discord
@@ -156,3 +192,41 @@ async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_but
     assert lobby.status == "lobby" and lobby.slug == "john-henry" and lobby.player_ids == [str(carol.id)]
     assert final.buttons() == [], "the finished table's Rematch and New game are spent"
     assert game_number(tables(fake, channel)[-1]) == lobby.id
+
+
+async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_discord: FakeDiscord, tmp_path):
+    """A modal must be the first answer to its button: reading the game never waits for moves being saved."""
+    fake = fake_discord
+    fake.world.clock = VirtualClock()
+    fake.deferred_timeout = 30.0
+    database = tmp_path / "parlor.sqlite3"
+    bot, _ = await start_bot(fake, str(database))
+    try:
+        alice, bob = fake.create_user("alice"), fake.create_user("bob")
+        hallway = fake.create_channel("hallway")
+        game = RandomPlay(fake, bot, hallway, [alice, bob], random.Random(7))
+        await game.open("two-fat-dudes")
+        while (view := bot.host.public_view(await game.session()))["phase"] != "encounter":
+            roller = alice if str(alice.id) == view["to_act"][0] else bob
+            table = game.table()
+            await fake.click(roller, table, table.button(label="Roll")["custom_id"])
+        decider = alice if str(alice.id) == view["to_act"][0] else bob
+        race = fake.create_channel("race")
+        await seated_game(bot, race, alice, bob)
+        bot.host._forget((await game.session()).id)  # the form's game must be read from the database
+
+        blocker = sqlite3.connect(database, isolation_level=None, timeout=1)
+        blocker.execute("BEGIN IMMEDIATE")
+        stuck = asyncio.create_task(fake.slash(alice, "roll", channel=race))
+        await fake.wait_for(lambda: any(r.thinking for r in fake.interactions.by_id.values()),
+                            what="the roll to wait for the locked database")
+        table = game.table()
+        opened = await fake.click(decider, table, table.button(label="Offer…")["custom_id"])
+        assert opened.modal is not None and not opened.late
+        assert not stuck.done(), "the form waited for the database lock"
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        rolled = await stuck
+        assert not rolled.ephemeral and not rolled.late
+    finally:
+        await bot.close()

@@ -1,0 +1,82 @@
+"""Moves queued together commit together, yet each stands or falls alone (bot.db_connection)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.store import Seat, StaleVersion, Store
+
+ALICE = Seat(id="101", name="Alice")
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
+    store = await Store.open(tmp_path / "parlor.sqlite3")
+    yield store
+    await store.close()
+
+
+async def lobbies(store: Store, count: int):
+    return [await store.create_lobby(guild_id="1", channel_id=str(700 + number), slug="john-henry", creator=ALICE,
+                                     invited=[], options={}, now=1.0) for number in range(count)]
+
+
+async def count_begins(store: Store) -> list[str]:
+    """Every BEGIN the store's connection runs from now on."""
+    begins: list[str] = []
+    await store._db.raw.set_trace_callback(lambda sql: begins.append(sql) if sql.startswith("BEGIN") else None)
+    return begins
+
+
+async def move(store: Store, session):
+    return await store.record_move(session, player=ALICE.id, action={"type": "x"}, outcomes={}, now=2.0)
+
+
+async def test_moves_made_at_once_share_transactions_and_all_commit(sqlite_store):
+    sessions = await lobbies(sqlite_store, 20)
+    begins = await count_begins(sqlite_store)
+    moved = await asyncio.gather(*(move(sqlite_store, session) for session in sessions))
+    assert [m.version for m in moved] == [1] * 20
+    assert len(begins) < 20, "every move paid its own transaction"
+    for session in sessions:
+        assert (await sqlite_store.session(session.id)).version == 1
+        assert len(await sqlite_store.moves(session.id)) == 1
+
+
+async def test_a_stale_move_in_a_group_is_refused_alone(sqlite_store):
+    sessions = await lobbies(sqlite_store, 6)
+    stale = sessions[2].model_copy(update={"version": 5})
+    outcomes = await asyncio.gather(*(move(sqlite_store, s) for s in [*sessions[:2], stale, *sessions[3:]]),
+                                    return_exceptions=True)
+    assert isinstance(outcomes[2], StaleVersion)
+    assert all(o.version == 1 for i, o in enumerate(outcomes) if i != 2)
+    assert await sqlite_store.moves(sessions[2].id) == [], "the refused move left a row behind"
+    assert (await sqlite_store.session(sessions[2].id)).version == 0
+
+
+async def test_a_faulty_write_in_a_group_fails_alone(sqlite_store):
+    sessions = await lobbies(sqlite_store, 4)
+    good = [sqlite_store._db.write_batch([("UPDATE sessions SET version = 7 WHERE id = ?", (s.id,))])
+            for s in sessions]
+    faulty = sqlite_store._db.write_batch([("UPDATE no_such_table SET x = 1", ())])
+    outcomes = await asyncio.gather(*good[:2], faulty, *good[2:], return_exceptions=True)
+    assert isinstance(outcomes[2], sqlite3.OperationalError)
+    for session in sessions:
+        assert (await sqlite_store.session(session.id)).version == 7
+    assert not sqlite_store._db.raw.in_transaction
+
+
+async def test_a_cancelled_move_still_waiting_is_not_written(sqlite_store):
+    first, second = await lobbies(sqlite_store, 2)
+    async with sqlite_store._transaction():  # the connection is busy: both moves queue
+        waiting = asyncio.ensure_future(move(sqlite_store, first))
+        going = asyncio.ensure_future(move(sqlite_store, second))
+        await asyncio.sleep(0)
+        waiting.cancel()
+    assert (await going).version == 1
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert (await sqlite_store.session(first.id)).version == 0
