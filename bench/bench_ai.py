@@ -44,7 +44,8 @@ def play_one(slug: str, opponent, seed: int, times: list[float]) -> float | None
     for _ in range(MAX_STEPS.get(slug, 3000)):
         if game.result(state) is not None:
             break
-        movers = [p for p in seats if game.legal_actions(state, p)]
+        to_act = game.to_act(state)  # whoever is to act has a legal action; ask the others only (cheap)
+        movers = [p for p in seats if p in to_act or game.legal_actions(state, p)]
         player = AI if AI in movers and (AI in game.to_act(state) or chooser.random() < 0.5) else movers[0]
         if player == AI:
             started = time.perf_counter()

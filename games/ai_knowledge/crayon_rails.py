@@ -22,7 +22,7 @@ from games.ai_knowledge import Knowledge
 from games.core import Game
 from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board
-from games.crayon_rails.routing import build_search, majors_joined, network, train_route
+from games.crayon_rails.routing import build_search, joined_network, majors_joined, network, train_route
 from games.crayon_rails.state import State, private_cards, private_load_aboard, public_locks
 
 MAJOR_BUILD_CASH = 60
@@ -129,7 +129,7 @@ def _build(state: State, player_id: str, jobs: list[Job], legal: list[dict]) -> 
     if not builds:
         return None
     player = state.player(player_id)
-    own = network(player)
+    own = joined_network(player)  # after a Flood, a city on a cut-off piece is wanted again: building rejoins it
     cities: list[str] = []
     for job in jobs[:2]:
         cities += [job.supply, job.city]

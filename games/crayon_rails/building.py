@@ -6,7 +6,7 @@ import itertools
 
 from games.core import IllegalMove
 from games.crayon_rails.mapdata import board, edge
-from games.crayon_rails.routing import cheapest_build_path, network, price_build
+from games.crayon_rails.routing import cheapest_build_path, network, pieces, price_build
 from games.crayon_rails.state import BUILD_LIMIT, UPGRADE_COST, UPGRADES, State
 from games.crayon_rails.turns import require_turn
 
@@ -62,7 +62,7 @@ def _why_not_toward(state: State, player_id: str, target: str) -> str:
     """Why `build to` lays nothing, naming the place as players do ("Northgate (I2)")."""
     city = board().city_at(target)
     place = f"{city.name} ({target})" if city else target
-    if target in network(state.player(player_id)):
+    if target in network(state.player(player_id)) and len(pieces(state.player(player_id))) == 1:
         return f"{place} is already on your track: build toward another place."
     if budget(state, player_id) < 1:
         return (f"No track toward {place} can be built now: this turn's building money (20, and your cash) "

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board
-from games.crayon_rails.routing import network
+from games.crayon_rails.routing import joined_network
 from games.crayon_rails.state import State, private_cards, private_load_aboard, public_locks
 
 
 def goal_cities(state: State, player_id: str) -> dict[str, str]:
     """City name -> why it matters, for cities not yet on the player's network, most pressing first.
 
+    The network is the piece of track the win counts (`joined_network`): after a Flood cuts it, a
+    city left on another piece is a goal again, and building toward it rejoins that piece.
+
     First where the player's kept and locked demands are delivered, then the major cities not
     joined, then the cities supplying a kept card's load that is not aboard yet.
     """
     the_board = board()
-    own = network(state.player(player_id))
+    own = joined_network(state.player(player_id))
     goals: dict[str, str] = {}
     supplies: dict[str, str] = {}
     for card in private_cards(state, player_id):

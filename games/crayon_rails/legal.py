@@ -16,7 +16,7 @@ from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.locking import check_deliver, check_keep, check_lock, check_pitch
 from games.crayon_rails.mapdata import board, edge
 from games.crayon_rails.movement import check_drop, check_pickup, check_start, plan_move
-from games.crayon_rails.routing import build_search, network, owners, train_route
+from games.crayon_rails.routing import build_search, network, owners, train_route, unwind_build, within_budget
 from games.crayon_rails.state import UPGRADES, State, free_loads, private_cards, public_locks
 
 BUILD_TARGETS = 6
@@ -71,17 +71,30 @@ def _builds(state: State, player_id: str) -> list[dict]:
     """Builds toward the player's goal cities first, then toward the cheapest other cities."""
     if state.turn is None or state.turn.upgraded or state.turn.pitched or budget(state, player_id) < 1:
         return []
-    _, best = build_search(state, player_id)
+    previous, best = build_search(state, player_id)
     own = network(state.player(player_id))
     others = sorted((best[c.at], c.name) for c in board().cities.values() if c.at in best and c.at not in own)
     targets = [*goal_cities(state, player_id), *(name for _, name in others)]
     actions: list[dict] = []
     for name in dict.fromkeys(targets):
-        if _accepted(lambda name=name: plan_build(state, player_id, None, name)):
+        if _buildable_toward(state, player_id, name, previous, best):
             actions.append({"type": "build", "to": name})
         if len(actions) == BUILD_TARGETS:
             break
     return actions
+
+
+def _buildable_toward(state: State, player_id: str, name: str, previous: dict[str, str], best: dict[str, int]) -> bool:
+    """Whether `build to` the city lays track, reading the one search already made where it can.
+
+    A search stopped at the target finds the same cheapest path as the full one, so only targets
+    the full search cannot answer (a city on the network or a source of the search) ask again.
+    """
+    at = board().cities[name].at
+    if at not in best or best[at] == 0:
+        return _accepted(lambda: plan_build(state, player_id, None, name))
+    found = within_budget(state, player_id, unwind_build(previous, at), budget(state, player_id), partial=True)
+    return found is not None and len(found.path) >= 2
 
 
 def _operating(state: State, player_id: str) -> list[dict]:

@@ -47,28 +47,41 @@ def city_sections(player: Player) -> Counter[str]:
     return Counter(milepost for section in player.track for milepost in section)
 
 
-def majors_joined(player: Player) -> int:
-    """The most major cities joined by one continuous network of the player's own track."""
+def pieces(player: Player) -> list[set[str]]:
+    """The separate pieces of the player's track (a Flood can cut one network in two), as milepost sets."""
     links: dict[str, set[str]] = {}
     for a, b in player.track:
         links.setdefault(a, set()).add(b)
         links.setdefault(b, set()).add(a)
-    majors = {city.at for city in board().majors}
     seen: set[str] = set()
-    best = 0
-    for start in links:
+    found = []
+    for start in sorted(links):
         if start in seen:
             continue
-        stack, component = [start], set()
+        stack, piece = [start], set()
         while stack:
             here = stack.pop()
-            if here in component:
+            if here in piece:
                 continue
-            component.add(here)
-            stack.extend(links[here] - component)
-        seen |= component
-        best = max(best, len(component & majors))
-    return best
+            piece.add(here)
+            stack.extend(links[here] - piece)
+        seen |= piece
+        found.append(piece)
+    return found
+
+
+def joined_network(player: Player) -> set[str]:
+    """The piece of the player's track that joins the most major cities (the largest on a tie).
+
+    This is the network the win counts; a city on another piece is not joined to it.
+    """
+    majors = {city.at for city in board().majors}
+    return max(pieces(player), key=lambda piece: (len(piece & majors), len(piece)), default=set())
+
+
+def majors_joined(player: Player) -> int:
+    """The most major cities joined by one continuous network of the player's own track."""
+    return len(joined_network(player) & {city.at for city in board().majors})
 
 
 def _limited(milepost: str) -> bool:
@@ -124,14 +137,25 @@ def cheapest_build_path(
     """The cheapest new track from the player's network (or, with none yet, a major city) to `target`.
 
     Returns None when `target` cannot be reached or costs more than `budget`; with
-    `partial`, the affordable start of the cheapest path instead. A target already on the
-    network gives a path of one milepost and cost 0. The path extends the player's network (so
-    building toward a major city joins it); a player without track starts at a major city.
+    `partial`, the affordable start of the cheapest path instead. The path extends the player's
+    network (so building toward a major city joins it); a player without track starts at a major
+    city. A target already on the network gives a path of one milepost and cost 0, unless a Flood
+    has cut the network in pieces: then the path rejoins the target's piece, from the rest of the
+    track to whichever milepost of that piece is cheapest to reach.
     """
-    previous, best = build_search(state, player_id, target)
-    if target not in best:
+    player = state.player(player_id)
+    own = network(player)
+    if target in own:
+        piece = next(piece for piece in pieces(player) if target in piece)
+        if piece == own:
+            return BuildPath([target], 0)
+        previous, best, reached = _search(state, player_id, own - piece, piece)
+    else:
+        previous, best = build_search(state, player_id, target)
+        reached = target if target in best else None
+    if reached is None:
         return None
-    return within_budget(state, player_id, unwind_build(previous, target), budget, partial)
+    return within_budget(state, player_id, unwind_build(previous, reached), budget, partial)
 
 
 def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
@@ -141,19 +165,26 @@ def build_search(state: State, player_id: str, target: str | None = None) -> tup
     extends the player's own network; a player with none yet starts at any major city (but the
     `target` itself, so a major city is reached by track).
     """
+    own = network(state.player(player_id))
+    sources = own or {city.at for city in board().majors if city.at != target}
+    previous, best, _ = _search(state, player_id, sources, {target} if target else set())
+    return previous, best
+
+
+def _search(
+    state: State, player_id: str, sources: set[str], goal: set[str]
+) -> tuple[dict[str, str], dict[str, int], str | None]:
+    """Dijkstra from `sources` until a milepost of `goal` is reached: (previous, cost, that milepost)."""
     the_board = board()
-    player = state.player(player_id)
-    own = network(player)
-    sources = own or {city.at for city in the_board.majors if city.at != target}
     taken = owners(state)
-    entries = city_sections(player)
+    entries = city_sections(state.player(player_id))
     best: dict[str, int] = dict.fromkeys(sources, 0)
     previous: dict[str, str] = {}
     queue = [(0, s) for s in sorted(sources)]
     while queue:
         cost, here = heapq.heappop(queue)
-        if here == target:
-            break
+        if here in goal:
+            return previous, best, here
         if cost > best[here]:
             continue
         for there in the_board.neighbours(here):
@@ -167,7 +198,7 @@ def build_search(state: State, player_id: str, target: str | None = None) -> tup
                 best[there] = total
                 previous[there] = here
                 heapq.heappush(queue, (total, there))
-    return previous, best
+    return previous, best, None
 
 
 def unwind_build(previous: dict[str, str], target: str) -> list[str]:

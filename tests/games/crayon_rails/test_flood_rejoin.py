@@ -1,0 +1,50 @@
+"""After a Flood cuts a network in two, the cut-off piece is a goal again and building rejoins it."""
+
+from games.ai import choose_action
+from games.core import SeededRandomness
+from games.crayon_rails.cards import deck
+from games.crayon_rails.engine import GAME
+from games.crayon_rails.goals import goal_cities
+from games.crayon_rails.hazards import resolve_event
+from games.crayon_rails.routing import cheapest_build_path, majors_joined, pieces
+
+from .situations import act, event_id, land_path, play_state, track
+
+
+def flooded_network():
+    """Alice's track joins all four majors until the Slate floods and cuts Eastbay (W7) off; the flood is over."""
+    state = play_state(alice={"cash": 120, "at": "M15"})
+    state.player("alice").track = track(*(land_path("C8", "I2") + land_path("I2", "M15")[1:]
+                                          + land_path("M15", "W7")[1:]))
+    assert majors_joined(state.player("alice")) == 4
+    flood: list[dict] = []
+    resolve_event(state, deck()[event_id("flood", "Slate")], flood)
+    state.active_events = []
+    assert flood[0]["erased"] and len(pieces(state.player("alice"))) == 2
+    return state
+
+
+def test_the_cut_off_major_is_a_goal_and_building_to_it_rejoins_the_pieces():
+    state = flooded_network()
+    assert majors_joined(state.player("alice")) == 3
+    assert "Eastbay" in goal_cities(state, "alice")
+    found = cheapest_build_path(state, "alice", "W7", budget=20)
+    assert found is not None and len(found.path) >= 2 and found.cost > 0
+    assert {"type": "build", "to": "Eastbay"} in GAME.legal_actions(state, "alice")
+    new, events = act(state, "alice", {"type": "build", "to": "Eastbay"})
+    assert events[-1]["type"] == "built"
+    assert len(pieces(new.player("alice"))) == 1 and majors_joined(new.player("alice")) == 4
+
+
+def test_the_ai_plans_to_rejoin_its_cut_off_track():
+    state = flooded_network()
+    action = choose_action(GAME, GAME.view(state, "alice"), "alice", SeededRandomness(3), iterations=1)
+    assert action == {"type": "build", "to": "Eastbay"}
+    new, _ = act(state, "alice", action)
+    assert majors_joined(new.player("alice")) == 4
+
+
+def test_a_city_on_an_unbroken_network_needs_no_track():
+    state = play_state(alice={"track": track(*land_path("C8", "M15"))})
+    assert cheapest_build_path(state, "alice", "M15", budget=20).cost == 0
+    assert "Southport" not in goal_cities(state, "alice")
