@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import ClassVar, Self
 
 import discord
 
@@ -39,26 +40,36 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
         await press_button(interaction, self.session_id, self.version, self.token)
 
 
-LOBBY_LABELS = {"join": ("Join", discord.ButtonStyle.success),
-                "leave": ("Leave", discord.ButtonStyle.secondary),
-                "begin": ("Begin", discord.ButtonStyle.primary)}
+class VerbButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:verb:(?!)"):
+    """A button that names its session and a verb ("parlor:<kind>:<session>:<verb>").
 
+    Not registered itself (its template matches nothing): each kind below gives its own template,
+    labels and callback.
+    """
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"parlor:lobby:(?P<session>[0-9]+):(?P<verb>join|leave|begin)"):
-    """Join, Leave or Begin on a lobby card."""
+    kind: ClassVar[str]
+    labels: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]]
 
     def __init__(self, session_id: int, verb: str) -> None:
-        label, style = LOBBY_LABELS[verb]
+        label, style = self.labels[verb]
         super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"parlor:lobby:{session_id}:{verb}"))
+                                           custom_id=f"parlor:{self.kind}:{session_id}:{verb}"))
         self.session_id = session_id
         self.verb = verb
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> LobbyButton:
+                             match: re.Match[str]) -> Self:
         return cls(int(match["session"]), match["verb"])
+
+
+class LobbyButton(VerbButton, template=r"parlor:lobby:(?P<session>[0-9]+):(?P<verb>join|leave|begin)"):
+    """Join, Leave or Begin on a lobby card."""
+
+    kind = "lobby"
+    labels = {"join": ("Join", discord.ButtonStyle.success),
+              "leave": ("Leave", discord.ButtonStyle.secondary),
+              "begin": ("Begin", discord.ButtonStyle.primary)}
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from bot.actions import press_lobby_button
@@ -66,25 +77,12 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         await press_lobby_button(interaction, self.session_id, self.verb)
 
 
-TABLE_LABELS = {"rematch": ("Rematch", discord.ButtonStyle.success),
-                "new": ("New game", discord.ButtonStyle.secondary)}
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"parlor:table:(?P<session>[0-9]+):(?P<verb>rematch|new)"):
+class TableButton(VerbButton, template=r"parlor:table:(?P<session>[0-9]+):(?P<verb>rematch|new)"):
     """Rematch (same seats) or New game (a lobby for the same game) on a finished game's table."""
 
-    def __init__(self, session_id: int, verb: str) -> None:
-        label, style = TABLE_LABELS[verb]
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"parlor:table:{session_id}:{verb}"))
-        self.session_id = session_id
-        self.verb = verb
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> TableButton:
-        return cls(int(match["session"]), match["verb"])
+    kind = "table"
+    labels = {"rematch": ("Rematch", discord.ButtonStyle.success),
+              "new": ("New game", discord.ButtonStyle.secondary)}
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from bot.actions import press_table_button

@@ -51,6 +51,9 @@ ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here
              "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
+LEGAL_CACHE_SIZE = 64
+"""Sessions whose legal actions are kept: a move asks for them several times (the outcome, the table,
+the panels, the next press) and Crayon Rails takes milliseconds to list them; few games move at once."""
 
 
 class UserError(Exception):
@@ -123,6 +126,7 @@ class Host:
         # The sessions as this process last committed or read them, so a move needs no read first: its
         # version-checked write refuses a stale copy (another process moved), which is then re-read.
         self._records: OrderedDict[int, SessionRecord] = OrderedDict()
+        self._legal: OrderedDict[int, tuple[int, dict[str, list[dict]]]] = OrderedDict()
         self._periods: dict[str | None, Periods] = {}
         self._last_seq: dict[int, int] = {}
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
@@ -150,6 +154,7 @@ class Host:
 
     def _forget(self, session_id: int) -> None:
         self._records.pop(session_id, None)
+        self._legal.pop(session_id, None)
         self._last_seq.pop(session_id, None)
         self._states.pop(session_id, None)
 
@@ -246,13 +251,21 @@ class Host:
         return get_game(session.slug).view(self.state_of(session), who)
 
     def legal_actions(self, session: SessionRecord, player: str) -> list[dict]:
-        if session.status != "active" or player not in session.player_ids:
-            return []
-        return get_game(session.slug).legal_actions(self.state_of(session), player)
+        return self.legal_by_player(session).get(player, [])
 
     def legal_by_player(self, session: SessionRecord) -> dict[str, list[dict]]:
-        """Every seated player's legal actions now (empty for those who may not act)."""
-        return {player: self.legal_actions(session, player) for player in session.player_ids}
+        """Every seated player's legal actions now (empty for those who may not act), listed once per version."""
+        if session.status != "active":
+            return {player: [] for player in session.player_ids}
+        cached = self._legal.get(session.id)
+        if cached is None or cached[0] != session.version:
+            game, state = get_game(session.slug), self.state_of(session)
+            cached = (session.version, {player: game.legal_actions(state, player) for player in session.player_ids})
+            self._legal[session.id] = cached
+            while len(self._legal) > LEGAL_CACHE_SIZE:
+                self._legal.popitem(last=False)
+        self._legal.move_to_end(session.id)
+        return {player: list(actions) for player, actions in cached[1].items()}
 
     async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> None:
         """Refuse a component for a game that is over or not begun, or drawn for an earlier version,

@@ -1,9 +1,10 @@
 """Storage trouble, told truthfully: what failed, that nothing was changed, and what to do.
 
 The database connections turn their driver's errors into these: SQLite's result codes in
-bot.db_connection, PostgreSQL's SQLSTATE codes in bot.postgres. Each is raised only after the transaction
-was rolled back, so the reply can say the move was not made. `reply` is the private answer to the
-user; `startup` the one line printed when the bot cannot use its database at all.
+bot.db_connection, PostgreSQL's SQLSTATE codes in bot.postgres. Each is raised only after the
+transaction was rolled back, so the reply can say nothing was changed (a move, a join, a setting
+alike). `reply` is the private answer to the user; `startup` the one line printed when the bot
+cannot use its database at all.
 """
 
 from __future__ import annotations
@@ -14,25 +15,25 @@ import sqlite3
 class StorageError(Exception):
     """The database could not do what was asked; nothing was written."""
 
-    reply = ("I could not save that: the bot's database failed, so your move was not made. Try again in a "
+    reply = ("I could not save that: the bot's database failed, so nothing was changed. Try again in a "
              "minute; if it keeps failing, tell the server's admin.")
     startup = "the database cannot be used"
 
 
 class StorageFull(StorageError):
-    reply = ("Your move was not made: the bot's disk is full, so nothing could be saved. Tell the server's "
+    reply = ("Nothing was changed: the bot's disk is full, so nothing could be saved. Tell the server's "
              "admin (the bot's host must free some disk space), then try again.")
     startup = "the disk is full"
 
 
 class StorageBusy(StorageError):
-    reply = ("Your move was not made: the bot's database is busy (locked by another program). Try again in a "
+    reply = ("Nothing was changed: the bot's database is busy (locked by another program). Try again in a "
              "minute; if it stays busy, tell the server's admin.")
     startup = "the database is locked by another program"
 
 
 class StorageReadOnly(StorageError):
-    reply = ("Your move was not made: the bot's database is read-only, so nothing can be saved. Tell the "
+    reply = ("Nothing was changed: the bot's database is read-only, so nothing can be saved. Tell the "
              "server's admin (the bot's host must make the database writable); your game is kept as it was.")
     startup = "the database is read-only (or its folder is not writable)"
 

@@ -10,6 +10,7 @@ both commit, so no move is lost or applied twice, even across processes.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -29,7 +30,7 @@ from bot.migrations import MIGRATIONS
 from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
-from bot.storage_errors import StorageError, StorageReadOnly, from_sqlite
+from bot.storage_errors import StorageBusy, StorageError, StorageReadOnly, from_sqlite
 
 OPEN_STATUSES = ("lobby", "active")
 BUSY_TIMEOUT_MS = 2000
@@ -179,6 +180,25 @@ class StaleVersion(Exception):
     """The session changed since it was read; the write was not made."""
 
 
+WAL_ATTEMPTS = 8
+
+
+async def _switch_to_wal(db: SerializedConnection) -> None:
+    """Put the database in WAL mode, trying again when another process does so at the same moment.
+
+    Two connections switching a new database together would deadlock, so SQLite answers one of them
+    "locked" at once, without waiting out the busy timeout: that one waits a little and tries again.
+    """
+    for attempt in range(1, WAL_ATTEMPTS + 1):
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            return
+        except StorageBusy:
+            if attempt == WAL_ATTEMPTS:
+                raise
+            await asyncio.sleep(0.02 * attempt)
+
+
 async def _reader(path: Path, busy_timeout_ms: int) -> aiosqlite.Connection:
     """A read-only connection to the database at `path` (in WAL mode, it never waits for a writer)."""
     try:
@@ -256,7 +276,7 @@ class Store:
         try:
             # The busy timeout first: switching to WAL waits for other connections starting together.
             await store._db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            await store._db.execute("PRAGMA journal_mode=WAL")
+            await _switch_to_wal(store._db)
             await store._db.execute("PRAGMA foreign_keys=ON")
             if on_disk:
                 db_files.tighten(path)

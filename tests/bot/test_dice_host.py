@@ -72,6 +72,15 @@ async def test_abandoned_and_claimed_games_are_records_too(host, clock):
         await finished_session(host, CHANNEL, "2", session_id)
 
 
+async def test_without_a_number_the_last_game_over_stands_in_for_the_one_running(host):
+    first_id = await start_john_henry(host)
+    await play_until_over(host, first_id)
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    assert (await finished_session(host, CHANNEL, "1", None)).id == first_id
+    with pytest.raises(UserError, match="still running"):
+        await finished_session(host, CHANNEL, "1", (await host.last_session_in(CHANNEL)).id)
+
+
 async def test_a_rematch_draws_a_new_seed(host):
     session = await seated(host, options={"black": BOB.id})
     over = placed(black=BOB.id, red=ALICE.id).model_copy(

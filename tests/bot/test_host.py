@@ -211,3 +211,22 @@ async def test_memory_stays_bounded_however_many_games_were_hosted(host, monkeyp
     assert outcome.session.version == (await host.session(ids[0])).version
     await play_until_over(host, ids[1])
     assert ids[1] not in host._states, "finished games leave the cache"
+
+
+async def test_legal_actions_are_listed_once_per_version(host, monkeypatch):
+    session_id = await start_john_henry(host)
+    game = get_game("john-henry")
+    listed: list[str] = []
+    original = game.legal_actions
+    monkeypatch.setattr(game, "legal_actions", lambda state, player: listed.append(player) or original(state, player))
+    session = await host.session(session_id)
+    player = host.to_act(session)[0]
+    await host.act(session_id, player, host.legal_actions(session, player)[0])
+    moved = await host.session(session_id)
+    listed.clear()
+    first = host.legal_by_player(moved)
+    first[ALICE.id].clear()  # a caller's change never reaches the memory
+    again = host.legal_by_player(moved)
+    assert again == {p: original(host.state_of(moved), p) for p in moved.player_ids}
+    assert host.legal_actions(moved, BOB.id) == again[BOB.id]
+    assert listed == [], "the move listed the new version's actions once; every later call is served from memory"

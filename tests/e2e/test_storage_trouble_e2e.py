@@ -1,4 +1,4 @@
-"""Storage trouble gets a true private answer: which trouble, that the move was not made, what to do.
+"""Storage trouble gets a true private answer: which trouble, that nothing was changed, what to do.
 
 Each fault is made real on the bot's own SQLite connection: another program holding the write lock
 (busy), `query_only` (read-only), a page limit reached (disk full). The move is refused with that
@@ -90,7 +90,7 @@ async def test_each_storage_fault_gets_its_own_message_and_changes_nothing(fake_
 
     text = refused.response.content
     assert refused.ephemeral and text == trouble.reply, text
-    assert words in text and "not made" in text and "admin" in text
+    assert words in text and "Nothing was changed" in text and "admin" in text
     assert APOLOGY not in text and len(text) <= 2000
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], "no traceback"
     after = await parlor.host.last_session_in(str(channel.id))
