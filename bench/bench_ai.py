@@ -6,8 +6,11 @@ AI's move time (mean, 95th percentile, max; only moves that needed a search). A 
 half. Run: python -m bench.bench_ai [games-per-pairing] [slug ...]   (from the repo root, with
 PYTHONPATH on it; run it alone on the machine, the move times are wall-clock).
 
-Last measured (2026-11-22, ITERATIONS below):
-  follow-the-arrow  vs random  games  200  AI win rate  94.0%  95% CI [ 89.8%,  96.5%]  draws 10  p95 284 ms
+Last measured (2026-11-22, ITERATIONS below; move ms p95 on a shared 2-core machine):
+  follow-the-arrow  vs random  200 games  94.0%  95% CI [89.8%, 96.5%]  draws 10  p95 284 ms
+  follow-the-arrow  vs greedy  200 games  71.0%  95% CI [64.4%, 76.8%]  draws  1  p95 273 ms
+  crayon-rails      vs random  200 games  95.5%  95% CI [91.7%, 97.6%]  draws/unfinished 9  p95 38 ms
+Crayon Rails games are long (MAX_STEPS): 200 of them take about 35 minutes.
 """
 
 from __future__ import annotations
