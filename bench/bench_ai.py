@@ -3,7 +3,11 @@
 For each game and opponent, plays GAMES_PER_PAIRING games (the AI takes each seat in turn, two
 players; Johari Bones too), prints the AI's win rate with its 95 % Wilson interval, draws, and the
 AI's move time (mean, 95th percentile, max; only moves that needed a search). A shared win counts
-half. Run: python bench/bench_ai.py [games-per-pairing] [slug ...]   (python -m from the repo root)
+half. Run: python -m bench.bench_ai [games-per-pairing] [slug ...]   (from the repo root, with
+PYTHONPATH on it; run it alone on the machine, the move times are wall-clock).
+
+Last measured (2026-11-22, ITERATIONS below):
+  follow-the-arrow  vs random  games  200  AI win rate  94.0%  95% CI [ 89.8%,  96.5%]  draws 10  p95 284 ms
 """
 
 from __future__ import annotations
