@@ -38,6 +38,9 @@ from bot.replies import image_names
 from bot.store import Seat, Store
 
 RAW_COMMITS = 3000
+BURSTS = (50, 200)
+"""Moves submitted at once in the extra stall runs: a full garbage collection visits every live object,
+and 1,000 moves in flight at once hold more objects than the 1,000 games themselves."""
 
 
 async def raw_commit_rate(folder: Path) -> float:
@@ -134,16 +137,19 @@ async def one_move(host: Host, session_id: int, draw: bool) -> int:
     return 1
 
 
-async def moves_per_second(folder: Path, name: str, channels: int, rounds: int, draw: bool
-                           ) -> tuple[float, StallMeter]:
+async def moves_per_second(folder: Path, name: str, channels: int, rounds: int, draw: bool,
+                           burst: int | None = None) -> tuple[float, StallMeter]:
+    """Every game moves once per round, `burst` games at once (all of them if None)."""
     store = await Store.open(folder / f"{name}.sqlite3")
     host = Host(store)
     sessions = await open_games(host, channels)
+    burst = burst or channels
     with StallMeter() as meter:
         began = time.perf_counter()
         made = 0
         for _ in range(rounds):
-            made += sum(await asyncio.gather(*(one_move(host, sid, draw) for sid in sessions)))
+            for first in range(0, channels, burst):
+                made += sum(await asyncio.gather(*(one_move(host, sid, draw) for sid in sessions[first:first + burst])))
         elapsed = time.perf_counter() - began
     await store.close()
     return made / elapsed, meter
@@ -173,6 +179,12 @@ async def main(channels: int, rounds: int, repeats: int) -> None:
         print(f"longest garbage-collector pause:        {max(m.longest_collection for m in stalls) * 1000:6.1f} ms")
         print(f"1 ms ticker woke late by at most:       {max(m.ticker_late for m in stalls) * 1000:6.1f} ms"
               f" (queued behind {channels} moves submitted at once)")
+        print(f"the same {channels} games in memory, fewer moves at once (no drawing):")
+        for burst in BURSTS:
+            _, meter = await moves_per_second(path, f"burst{burst}", channels, rounds, draw=False, burst=burst)
+            print(f"  {burst:4} at once: longest step {meter.longest_step * 1000:6.1f} ms, without garbage "
+                  f"collection {meter.longest_own_step * 1000:6.1f} ms, "
+                  f"longest collection {meter.longest_collection * 1000:6.1f} ms")
 
 
 if __name__ == "__main__":
