@@ -7,9 +7,16 @@ half. Run: python -m bench.bench_ai [games-per-pairing] [slug ...]   (from the r
 PYTHONPATH on it; run it alone on the machine, the move times are wall-clock).
 
 Last measured (2026-11-22, ITERATIONS below; move ms p95 on a shared 2-core machine):
+  john-henry        vs random  10000 games 51.9%  95% CI [50.9%, 52.9%]  (an edge: the interval excludes 50%)
+  john-henry        vs greedy  2000 games  51.3%  95% CI [49.1%, 53.5%]  p95 0.1 ms (as strong as greedy)
+  two-fat-dudes     vs random  200 games  93.0%  95% CI [88.6%, 95.8%]  p95 225 ms
+  two-fat-dudes     vs greedy  200 games  56.2%  95% CI [49.3%, 62.9%]  p95 195 ms
   follow-the-arrow  vs random  200 games  94.0%  95% CI [89.8%, 96.5%]  draws 10  p95 284 ms
   follow-the-arrow  vs greedy  200 games  71.0%  95% CI [64.4%, 76.8%]  draws  1  p95 273 ms
+  johari-bones      vs random  200 games 100.0%  95% CI [98.1%, 100%]  p95 164 ms
+  johari-bones      vs greedy  200 games  69.2%  95% CI [62.5%, 75.2%]  p95 58 ms
   crayon-rails      vs random  200 games  95.5%  95% CI [91.7%, 97.6%]  draws/unfinished 9  p95 38 ms
+  crayon-rails      vs greedy  200 games  91.0%  95% CI [86.2%, 94.2%]  draws/unfinished 8  p95 39 ms
 Crayon Rails games are long (MAX_STEPS): 200 of them take about 35 minutes.
 """
 
