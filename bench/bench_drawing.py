@@ -4,6 +4,11 @@ Positions come from a seeded random game of each, sampled evenly from start to e
 board is drawn through its game's front end, exactly as the bot draws it.
 `--pools` also compares a thread pool with a process pool for many boards at once.
 
+This machine's speed drifts over a day (the same drawing has measured 3.2 ms and 5.4 ms of CPU
+hours apart), so a reference is timed in the same run: the John Henry board saved as a full-colour
+(RGB) PNG, the way every board was encoded before issue 11. The last column is each game's median
+over that reference's.
+
 Run: python bench/bench_drawing.py [--runs N] [--pools]
 """
 
@@ -11,9 +16,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import statistics
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from PIL import Image
 
 from bench.positions import random_states
 from bot.frontends import frontend_for
@@ -38,6 +46,17 @@ def sample_positions(slug: str) -> list[tuple[dict, list]]:
 def draw(slug: str, position: tuple[dict, list]) -> bytes:
     view, events = position
     return frontend_for(slug).draw_board(view, NAMES, events)
+
+
+def reference_ms(runs: int) -> float:
+    """Median ms to save the last John Henry board as an RGB PNG (the encoding before issue 11)."""
+    board = Image.open(io.BytesIO(draw("john-henry", sample_positions("john-henry")[-1]))).convert("RGB")
+    times = []
+    for _ in range(runs * 10):
+        began = time.perf_counter()
+        board.save(io.BytesIO(), format="PNG")
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
 
 
 def time_game(slug: str, runs: int) -> tuple[float, float, float, int]:
@@ -110,10 +129,12 @@ def main() -> None:
     parser.add_argument("--pools", action="store_true")
     args = parser.parse_args()
     slugs = ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones", "crayon-rails"]
-    print(f"{'game':<18}{'median ms':>10}{'p95 ms':>9}{'CPU ms':>9}{'PNG KiB':>9}")
+    reference = reference_ms(args.runs)
+    print(f"reference: a John Henry board encoded as an RGB PNG, median {reference:.2f} ms")
+    print(f"{'game':<18}{'median ms':>10}{'p95 ms':>9}{'CPU ms':>9}{'PNG KiB':>9}{'x ref':>7}")
     for slug in slugs:
         median, p95, cpu, size = time_game(slug, args.runs)
-        print(f"{slug:<18}{median:>10.2f}{p95:>9.2f}{cpu:>9.2f}{size / 1024:>9.1f}")
+        print(f"{slug:<18}{median:>10.2f}{p95:>9.2f}{cpu:>9.2f}{size / 1024:>9.1f}{median / reference:>7.2f}")
     if args.pools:
         print("Thread pool against process pool, two workers each, many boards at once:")
         compare_pools(slugs[:4])
