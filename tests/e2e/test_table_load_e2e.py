@@ -50,6 +50,23 @@ async def assert_table_shows_the_game(fake: FakeDiscord, bot: ParlorBot, channel
     assert shown[0].embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows every move"
 
 
+async def restart_and_expect_one_table_up_to_date(fake: FakeDiscord, database: str, channel: FakeChannel) -> None:
+    """Start the bot again on `database`: its start-up must leave the channel one table, showing the last move."""
+    bot, _ = await start_bot(fake, database)
+    try:
+        session = await bot.host.last_session_in(str(channel.id))
+
+        def healed() -> bool:
+            shown = tables(fake, channel)
+            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
+
+        await fake.wait_for(healed, what="one table, up to date, after the restart")
+        await assert_table_shows_the_game(fake, bot, channel)
+    finally:
+        await bot.close()
+    fake.assert_no_unknown_routes()
+
+
 async def test_150_moves_at_once_are_all_acknowledged_in_time_and_shown(fake_discord: FakeDiscord,
                                                                       parlor: ParlorBot):
     fake = fake_discord
@@ -125,17 +142,7 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
     finally:
         await first.close()
 
-    second, _ = await start_bot(fake, database)
-    try:
-        def caught_up() -> bool:
-            shown = tables(fake, channel)
-            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
-
-        await fake.wait_for(caught_up, what="the table to catch up at start-up")
-        await assert_table_shows_the_game(fake, second, channel)
-    finally:
-        await second.close()
-    fake.assert_no_unknown_routes()
+    await restart_and_expect_one_table_up_to_date(fake, database, channel)
 
 
 async def test_a_table_posted_but_not_recorded_before_a_crash_is_retired_at_start_up(fake_discord: FakeDiscord,
@@ -157,19 +164,7 @@ async def test_a_table_posted_but_not_recorded_before_a_crash_is_retired_at_star
     finally:
         await first.close()
 
-    second, _ = await start_bot(fake, database)
-    try:
-        session = await second.host.last_session_in(str(channel.id))
-
-        def healed() -> bool:
-            shown = tables(fake, channel)
-            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
-
-        await fake.wait_for(healed, what="one table, up to date, after the restart")
-        await assert_table_shows_the_game(fake, second, channel)
-    finally:
-        await second.close()
-    fake.assert_no_unknown_routes()
+    await restart_and_expect_one_table_up_to_date(fake, database, channel)
 
 
 async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_buttons(fake_discord: FakeDiscord,
