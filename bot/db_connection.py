@@ -166,13 +166,17 @@ class _PendingWrite:
 class SerializedConnection:
     """An aiosqlite connection used by one task at a time (see the module docstring)."""
 
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection) -> None:
         self.raw = db
-        self._reader = reader
+        self._reader: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._pending: list[_PendingWrite] = []
         self._flusher: asyncio.Task[None] | None = None
+
+    def read_through(self, reader: aiosqlite.Connection) -> None:
+        """From now on, other tasks' SELECTs go to `reader`, a read-only connection to the same file."""
+        self._reader = reader
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
         return Statement(self, sql, params)

@@ -225,12 +225,11 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
 class Store:
     """The database behind the host. Open with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection | PostgresConnection, reader: aiosqlite.Connection | None = None
-                 ) -> None:
+    def __init__(self, db: aiosqlite.Connection | PostgresConnection) -> None:
         # SQLite: one connection writes for every session (transactions must not interleave on it), and
         # a read-only one reads what is committed (bot.db_connection). PostgreSQL: a pool, whose reads see
         # committed rows only (bot.postgres).
-        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db, reader)
+        self._db = db if isinstance(db, PostgresConnection) else SerializedConnection(db)
         self._dialect = db.dialect if isinstance(db, PostgresConnection) else SqliteDialect()
 
     @classmethod
@@ -283,7 +282,8 @@ class Store:
             await store._migrate()
             await store.set_meta("started_at", str(time.time()))
             if on_disk:
-                store._db = SerializedConnection(db, await _reader(path, busy_timeout_ms))
+                assert isinstance(store._db, SerializedConnection)
+                store._db.read_through(await _reader(path, busy_timeout_ms))
         except BaseException:
             await store.close()
             raise
