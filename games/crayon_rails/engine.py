@@ -4,9 +4,10 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
 - Every city, major ones included, is a single milepost; "major cities join every track" means
   any player may start track there and both players' track meets there. The 2-section entry
   limit applies per player to small and medium cities, not to major cities, which take track
-  from all sides. `build to` a place (a major city included) lays the cheapest affordable track
-  extending the player's network toward it, so that it joins his network; a player with no
-  track yet starts at a major city (not the target). `build path` may start at any major city.
+  from all sides. `build to` a place lays the cheapest affordable track toward it, starting on
+  the player's network or at any major city (whichever is cheaper, as the rules let track start
+  at either); toward a major city it extends his network, so that the major joins it (a player
+  with no track yet starts at another major city). `build path` may start at any major city.
 - Building costs the terrain (or city) of the milepost built into, plus 2 for a river crossing.
   Several `build` actions may be made in a turn, up to 20 in all; building needs no train.
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to

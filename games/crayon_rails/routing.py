@@ -162,11 +162,14 @@ def build_search(state: State, player_id: str, target: str | None = None) -> tup
     """Dijkstra over buildable sections from every place track may start (stops at `target`).
 
     Returns (previous milepost, cost) for every milepost reached; sources have cost 0. Track
-    extends the player's own network; a player with none yet starts at any major city (but the
-    `target` itself, so a major city is reached by track).
+    starts from the player's own network or from any major city, as the rules allow: a cheaper
+    start at a major city beats a dearer extension of the network. Track toward a major city
+    `target` extends the network (from a major city only while there is none), so that it joins
+    the network as the win needs.
     """
     own = network(state.player(player_id))
-    sources = own or {city.at for city in board().majors if city.at != target}
+    majors = {city.at for city in board().majors}
+    sources = own if own and target in majors else own | (majors - {target})
     previous, best, _ = _search(state, player_id, sources, {target} if target else set())
     return previous, best
 

@@ -79,7 +79,8 @@ def test_build_search_matches_an_independent_search_for_any_milepost(target):
     if target in own:
         assert found is not None and found.cost == 0
         return
-    sources = own
+    majors = {c.at for c in board().majors}
+    sources = own if target in majors else own | majors  # track starts at a major city or on her own
     taken = set(state.player("bob").track)
     try:
         cheapest = independent_cost(sources, target, taken)
