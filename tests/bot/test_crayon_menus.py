@@ -133,4 +133,4 @@ def test_random_turns_by_menus_alone_are_always_accepted():
             state, _ = press(state, player, token, step)
         except IllegalMove as refusal:
             raise AssertionError(f"{token} was offered to {player} but refused: {refusal}") from None
-    assert state.round > 1
+    assert state.round > 1 or state.phase == "over", "the menus carried the game on"
