@@ -162,7 +162,7 @@ def _cargo_options(actions: list[dict]) -> list[Option]:
 
 def _build_options(view: dict, player: str, actions: list[dict]) -> list[Option]:
     """The suggested cities (with why), then one entry per region leading to its cities."""
-    suggested = [a["to"] for a in actions if a["type"] == "build" and a.get("to")]
+    suggested = [a["toward"] for a in actions if a["type"] == "build" and a.get("toward")]
     if not suggested:
         return []
     why = goal_cities(_state(view), player)
@@ -199,7 +199,7 @@ def _region_step(view: dict, viewer: str, region: str) -> Step:
         options = tuple(Option(f"{c.name} ({c.at}): {', '.join(c.supplies)}", f"bto.{c.at}") for c in cities)
         return Step(f"Build toward which city in the {REGIONS[region]}?",
                     (Select(f"reg.{region}", "Build toward…", options, (viewer,)),))
-    suggested = [a["to"] for a in GAME.legal_actions(state, viewer) if a["type"] == "build"]
+    suggested = [a["toward"] for a in GAME.legal_actions(state, viewer) if a["type"] == "build"]
     options = tuple(Option(place(board().cities[name].at), f"bto.{board().cities[name].at}") for name in suggested)
     text = f"No city in the {REGIONS[region]} can be built toward now (on your track already, or out of reach)."
     if not options:
@@ -218,7 +218,7 @@ def _buildable(state: State, player: str, milepost: str) -> bool:
 def _preview_step(view: dict, viewer: str, target: str) -> Step:
     """What building toward `target` would lay, worked out by the engine on the same game, to confirm."""
     try:
-        _, events = GAME.apply(_state(view), viewer, {"type": "build", "to": target}, SeededRandomness(0))
+        _, events = GAME.apply(_state(view), viewer, {"type": "build", "toward": target}, SeededRandomness(0))
     except IllegalMove as refusal:
         return Step(f"No track toward {place(target)} now: {refusal.message}", ())
     built = next(event for event in events if event["type"] == "built")
@@ -240,7 +240,7 @@ def action_for_token(token: str) -> dict | None:
     if kind == "st" and rest:
         return {"type": "start", "city": rest}
     if kind == "bto" and rest.endswith("=go"):
-        return {"type": "build", "to": rest.removesuffix("=go")}
+        return {"type": "build", "toward": rest.removesuffix("=go")}
     if kind == "kk" and rest:
         numbers = rest.split(".")
         return {"type": "keep", "cards": {numbers[i]: int(numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)}}

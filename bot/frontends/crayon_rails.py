@@ -57,7 +57,14 @@ def move_action(to: str | None = None, path: str | list[str] | None = None) -> d
 
 
 def build_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
-    return _place_action("build", to, path)
+    action = _place_action("build", to, path)
+    return build_toward(action["to"]) if "to" in action else action
+
+
+def build_toward(place: str) -> dict:
+    """The cheapest legal build toward a place (the engine's `toward`; its older `to` only extends
+    the network and is kept for recorded games)."""
+    return {"type": "build", "toward": place}
 
 
 def _place_action(kind: str, to: str | None, path: str | list[str] | None) -> dict:
@@ -266,7 +273,7 @@ def _move_choices(moves: list[dict]) -> list[tuple[str, str]]:
 
 def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:
     """The suggested builds first (goal cities, then the cheapest others), then every other city."""
-    found = [(f"{city_label(a['to'])}: suggested", a["to"]) for a in builds if a.get("to")]
+    found = [(f"{city_label(a['toward'])}: suggested", a["toward"]) for a in builds if a.get("toward")]
     named = {value for _, value in found}
     return found + [(city_label(name), name) for name in sorted(board().cities) if name not in named]
 

@@ -106,8 +106,8 @@ def _step_toward(state: State, player_id: str, city: str, legal: list[dict]) -> 
 
 def _build_end(action: dict) -> str | None:
     """The milepost a legal build action heads for."""
-    if action.get("to"):
-        return board().resolve(action["to"])
+    if action.get("toward"):
+        return board().resolve(action["toward"])
     path = action.get("path") or []
     return board().resolve(path[-1]) if path else None
 

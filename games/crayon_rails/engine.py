@@ -113,8 +113,8 @@ class CrayonRails:
         return State.model_validate_json(data)
 
 
-def _needs_place(path: list[str] | None, to: str | None) -> None:
-    if (path is None) == (to is None):
+def _needs_one_place(path: list[str] | None, *destinations: str | None) -> None:
+    if sum(place is not None for place in (path, *destinations)) != 1:
         raise IllegalMove("Give either a path of mileposts or a destination (to), not both.")
 
 
@@ -123,15 +123,15 @@ def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: l
         case act.Keep(cards=cards):
             if keep_cards(state, player, cards, rng, events):
                 _begin_initial_build(state, events)
-        case act.Build(path=path, to=to):
-            _needs_place(path, to)
-            build(state, player, path, to, events)
+        case act.Build(path=path, toward=toward, to=to):
+            _needs_one_place(path, toward, to)
+            build(state, player, path, toward or to, events, legacy=to is not None)
         case act.Upgrade(train=train):
             upgrade(state, player, train, events)
         case act.Start(city=city):
             start(state, player, city, events)
         case act.Move(path=path, to=to):
-            _needs_place(path, to)
+            _needs_one_place(path, to)
             move(state, player, path, to, events)
         case act.Pickup(load=load):
             pickup(state, player, load, events)

@@ -78,7 +78,7 @@ def _builds(state: State, player_id: str) -> list[dict]:
     actions: list[dict] = []
     for name in dict.fromkeys(targets):
         if _buildable_toward(state, player_id, name, previous, best):
-            actions.append({"type": "build", "to": name})
+            actions.append({"type": "build", "toward": name})
         if len(actions) == BUILD_TARGETS:
             break
     return actions

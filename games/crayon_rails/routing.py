@@ -132,14 +132,16 @@ def price_build(state: State, player_id: str, path: list[str]) -> int:
 
 
 def cheapest_build_path(
-    state: State, player_id: str, target: str, budget: int, partial: bool = False
+    state: State, player_id: str, target: str, budget: int, partial: bool = False, from_majors: bool = True
 ) -> BuildPath | None:
-    """The cheapest new track from the player's network (or, with none yet, a major city) to `target`.
+    """The cheapest legal new track to `target`, from the player's network or any major city.
 
     Returns None when `target` cannot be reached or costs more than `budget`; with
-    `partial`, the affordable start of the cheapest path instead. The path extends the player's
-    network (so building toward a major city joins it); a player without track starts at a major
-    city. A target already on the network gives a path of one milepost and cost 0, unless a Flood
+    `partial`, the affordable start of the cheapest path instead. Toward a major city the path
+    extends the player's network (so the major joins it); a player without track starts at a
+    major city. Without `from_majors` (the legacy `build to`, kept so recorded games replay)
+    track extends the network only. A target already on the network gives a path of one milepost
+    and cost 0, unless a Flood
     has cut the network in pieces: then the path rejoins the target's piece, from the rest of the
     track to whichever milepost of that piece is cheapest to reach.
     """
@@ -151,25 +153,29 @@ def cheapest_build_path(
             return BuildPath([target], 0)
         previous, best, reached = _search(state, player_id, own - piece, piece)
     else:
-        previous, best = build_search(state, player_id, target)
+        previous, best = build_search(state, player_id, target, from_majors)
         reached = target if target in best else None
     if reached is None:
         return None
     return within_budget(state, player_id, unwind_build(previous, reached), budget, partial)
 
 
-def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
+def build_search(
+    state: State, player_id: str, target: str | None = None, from_majors: bool = True
+) -> tuple[dict[str, str], dict[str, int]]:
     """Dijkstra over buildable sections from every place track may start (stops at `target`).
 
     Returns (previous milepost, cost) for every milepost reached; sources have cost 0. Track
     starts from the player's own network or from any major city, as the rules allow: a cheaper
     start at a major city beats a dearer extension of the network. Track toward a major city
     `target` extends the network (from a major city only while there is none), so that it joins
-    the network as the win needs.
+    the network as the win needs. Without `from_majors` track extends the network only (a player
+    with none yet starts at a major city): the legacy `build to`.
     """
     own = network(state.player(player_id))
     majors = {city.at for city in board().majors}
-    sources = own if own and target in majors else own | (majors - {target})
+    extends_only = own and (target in majors or not from_majors)
+    sources = own if extends_only else own | (majors - {target})
     previous, best, _ = _search(state, player_id, sources, {target} if target else set())
     return previous, best
 

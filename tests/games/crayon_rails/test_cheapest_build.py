@@ -7,6 +7,7 @@ no search logic with `cheapest_build_path`: only the per-section rules.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +77,7 @@ def test_build_to_ironhill_starts_at_northgate_when_that_is_cheaper():
     assert found is not None and found.cost == 6 and found.path[0] == "I2" and found.path[-1] == "J6"
     assert cheaper_legal_build(state, "bob", "J6", below=6) is None
     assert cheaper_legal_build(state, "bob", "J6", below=7) is not None
-    _, events = act(state, "bob", {"type": "build", "to": "Ironhill"})
+    _, events = act(state, "bob", {"type": "build", "toward": "Ironhill"})
     assert events == [{"type": "built", "player": "bob", "path": found.path, "cost": 6}]
 
 
@@ -110,3 +111,13 @@ def test_no_legal_build_is_cheaper_than_build_to(mine, theirs, target):
     assert found.path[-1] == target and price_build(state, "alice", found.path) == found.cost
     if found.cost <= 12:
         assert cheaper_legal_build(state, "alice", target, below=found.cost) is None
+
+
+def test_the_older_build_to_still_extends_the_network_so_recorded_games_replay():
+    """Games recorded before `toward` hold `build to`, which built from the player's track only:
+    it must still lay exactly that track, or their records would no longer verify."""
+    state = play_state(alice={"track": track(*ALICE_ROW_8)}, bob={"track": track(*BOB_TO_I9)}, to_move="bob")
+    _, events = act(state, "bob", {"type": "build", "to": "Ironhill"})
+    assert events == [{"type": "built", "player": "bob", "path": ["G9", "G8", "H7", "H6", "I6", "J6"], "cost": 7}]
+    with pytest.raises(IllegalMove):
+        act(state, "bob", {"type": "build", "to": "Ironhill", "toward": "Ironhill"})
