@@ -124,7 +124,8 @@ def demand_label(card: int, demand: int) -> str:
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
-    verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
+    verbs = {"move": "/move to:<city or milepost> (the whole way if in reach this turn, else as far as it "
+                     "allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
     commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
                 "build": "/build to:<place> (preview, then Confirm) or path:<mileposts>",
@@ -262,13 +263,15 @@ class CrayonRailsFrontend(Frontend):
 
 
 def _move_choices(moves: list[dict]) -> list[tuple[str, str]]:
-    """Each place the train reaches this turn, nearest first."""
-    found: dict[str, int] = {}
-    for action in moves:
-        place = action["path"][-1]
-        found[place] = min(found.get(place, len(action["path"])), len(action["path"]))
-    return [(f"{place_label(place)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(place))
-            for place, steps in sorted(found.items(), key=lambda item: (item[1], item[0]))]
+    """Each city the train reaches this turn, then each city beyond reach (run toward as far as this
+    turn allows), then every other milepost in reach; nearest first."""
+    reached = sorted((board().city_at(a["path"][-1]) is None, len(a["path"]), a["path"][-1])
+                      for a in moves if a.get("path"))
+    choices = [(f"{place_label(end)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(end))
+               for not_city, steps, end in reached if not not_city]
+    choices += [(f"Toward {city_label(a['to'])}: as far as this turn allows", a["to"]) for a in moves if a.get("to")]
+    return choices + [(f"{end}: {steps} milepost{'s' if steps > 1 else ''}", end)
+                      for not_city, steps, end in reached if not_city]
 
 
 def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:

@@ -13,8 +13,11 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to
   build) then moves first and play runs in seat order. A round is one turn of each seat.
 - Movement: a `move` names its mileposts (or a destination, followed along `train_route` as far
-  as the allowance reaches). Loads are picked up or dropped only where the train stands, so a
-  train picks up "while passing" by moving in two steps. The foreign-track fee (4) goes to the
+  as the allowance reaches). `legal_actions` offers a whole leg per action: the route to every
+  milepost the train reaches this turn (as `move to` would take it), and `move to` each city
+  beyond reach; single steps and any path stay accepted, so recorded games replay. Loads are
+  picked up or dropped only where the train stands, so a train picks up "while passing" by
+  moving in two steps. The foreign-track fee (4) goes to the
   track's owner. A reversal is running straight back to the milepost just left; it is allowed
   only at a city, and the last milepost left is remembered across turns.
 - Private cards: a load aboard that matches a private card fills it and is locked like a public

@@ -267,39 +267,47 @@ def train_route(state: State, player_id: str, city: str) -> Route | None:
     Ignores this turn's allowance (the route may take several turns); prefers a route
     without the foreign-track fee when it is no longer than the allowance left.
     """
-    the_board = board()
-    player = state.player(player_id)
-    target = the_board.resolve(city)
-    if player.at is None or target is None or state.turn is None:
+    target = board().resolve(city)
+    if target is None or state.turn is None or state.player(player_id).at is None:
         return None
-    if target == player.at:
-        return Route([], 0)
+    return train_routes(state, player_id).get(target)
+
+
+def train_routes(state: State, player_id: str) -> dict[str, Route]:
+    """`train_route` to every milepost the train can reach along track, from two breadth-first searches."""
+    player = state.player(player_id)
+    if player.at is None or state.turn is None:
+        return {}
     can_pay = state.turn.fee_paid or player.cash >= FOREIGN_TRACK_FEE
-    own_only = _shortest(state, player_id, target, foreign=False)
-    anywhere = _shortest(state, player_id, target, foreign=can_pay)
-    if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
-        return Route(own_only, 0)
-    if anywhere is None:
-        return None
-    uses_foreign = any(owners(state).get(edge(a, b)) != player_id
-                       for a, b in zip([player.at, *anywhere], anywhere, strict=False))
-    fee = FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0
-    return Route(anywhere, fee)
+    taken = owners(state)
+    own_paths = _shortest_paths(state, player_id, foreign=False)
+    any_paths = _shortest_paths(state, player_id, foreign=can_pay)
+    routes = {player.at: Route([], 0)}
+    for target in any_paths.keys() | own_paths.keys():
+        own_only, anywhere = own_paths.get(target), any_paths.get(target)
+        if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
+            routes[target] = Route(own_only, 0)
+        elif anywhere is not None:
+            uses_foreign = any(taken.get(edge(a, b)) != player_id
+                               for a, b in zip([player.at, *anywhere], anywhere, strict=False))
+            routes[target] = Route(anywhere, FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0)
+    return routes
 
 
-def _shortest(state: State, player_id: str, target: str, foreign: bool) -> list[str] | None:
-    """Breadth-first search over (milepost, came from) so reversals outside cities are refused."""
+def _shortest_paths(state: State, player_id: str, foreign: bool) -> dict[str, list[str]]:
+    """Breadth-first search over (milepost, came from) so reversals outside cities are refused: the
+    first (shortest) path found to each milepost, neighbours taken in name order."""
     the_board = board()
     player = state.player(player_id)
-    taken = owners(state)
     links: dict[str, list[str]] = {}
-    for (a, b), owner in taken.items():
+    for (a, b), owner in owners(state).items():
         if foreign or owner == player_id:
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
     assert player.at is not None
     start = (player.at, player.came_from)
     previous: dict[tuple[str, str | None], tuple[str, str | None] | None] = {start: None}
+    found: dict[str, list[str]] = {}
     frontier = [start]
     while frontier:
         following = []
@@ -311,11 +319,11 @@ def _shortest(state: State, player_id: str, target: str, foreign: bool) -> list[
                 if node in previous:
                     continue
                 previous[node] = (here, came_from)
-                if there == target:
-                    return _unwind(previous, node)
+                if there != player.at and there not in found:
+                    found[there] = _unwind(previous, node)
                 following.append(node)
         frontier = following
-    return None
+    return found
 
 
 def _unwind(previous: dict, node: tuple[str, str | None]) -> list[str]:
