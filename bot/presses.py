@@ -21,7 +21,7 @@ import discord
 from bot.actions import Done, guarded, host_of, play, pressed_session
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
+from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, narrate, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import image_names, text_names
@@ -251,7 +251,7 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
 
 def _done(outcome: MoveOutcome) -> str:
     """What a move made from a private reply did, in the table's words, for that reply."""
-    lines = frontend_for(outcome.session.slug).describe_events(list(outcome.events), text_names(outcome.session))
+    lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), text_names(outcome.session))
     return "\n".join(lines)[:2000] or "Done: see the table."
 
 
