@@ -151,7 +151,8 @@ class Driver:
         pressed = await self.table.press(user, board, label)
         assert not pressed.ephemeral, pressed.response.content
         now = table_in(self.table.fake, self.table.channel)
-        assert now.buttons() == [], "the chance is answered: no Call Jump! is left to press"
+        assert [b["label"] for b in now.buttons()] == [f"Undo ({user.name})"], \
+            "the chance is answered: no Call Jump! is left to press, only the answer's Undo"
         if kind == "call_jump":
             assert "calls **Jump!**" in now.embed["description"]
             await self.try_line_move_when_forced(opponent)
