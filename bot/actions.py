@@ -277,16 +277,6 @@ async def press_table_button(interaction: discord.Interaction, session_id: int, 
     await play(interaction, work)
 
 
-async def press_undo_button(interaction: discord.Interaction, session_id: int, version: int) -> None:
-    """Undo on the table: the presser takes back his latest move (bot.host.Host.undo says whether he may)."""
-
-    async def work() -> MoveOutcome:
-        session = await pressed_session(interaction, session_id)
-        return await host_of(interaction).undo(session.id, str(interaction.user.id), expected_version=version)
-
-    await play(interaction, work)
-
-
 async def show_ai_move(client: discord.Client, outcome: MoveOutcome) -> None:
     """A move the AI made (bot.ai_player) is shown like anyone's: the table, then the private panels."""
     try:

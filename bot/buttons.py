@@ -108,9 +108,9 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), int(match["version"]), label=item.label or "Undo")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.actions import press_undo_button
+        from bot.presses import press_undo
 
-        await press_undo_button(interaction, self.session_id, self.version)
+        await press_undo(interaction, self.session_id, self.version)
 
 
 PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton]

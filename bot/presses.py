@@ -123,6 +123,23 @@ async def press_button(interaction: discord.Interaction, session_id: int, versio
     await play(interaction, work)
 
 
+async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
+    """Undo on the table (bot.buttons.UndoButton): for the one player who may take his move back now;
+    anyone else is told whose it is, like any component meant for someone else."""
+
+    async def work() -> MoveOutcome:
+        host = host_of(interaction)
+        session = await pressed_session(interaction, session_id)
+        player = str(interaction.user.id)
+        await host.require_current(session, version, player)
+        undoer = await host.undoer(session)
+        if player != undoer:
+            raise UserError(not_yours(session, (undoer,) if undoer else (), player))
+        return await host.undo(session.id, player, expected_version=version)
+
+    await play(interaction, work)
+
+
 async def choose(interaction: discord.Interaction, session_id: int, version: int, key: str,
                  tokens: list[str]) -> None:
     """A select menu: the chosen options must be ones it offers."""

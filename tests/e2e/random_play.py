@@ -11,6 +11,8 @@ The checks, on every press:
   (`bot.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
 - no slash command is used once the game has begun.
+
+Undo is pressed now and then (`UNDO_SHARE` of the times it is drawn), so the games still end.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
 NOT_YOURS = re.compile(r"^(That is for .+ to use, not you\.|You are not playing in this game: that is for .+)")
+UNDO_SHARE = 0.1
+"""How often a drawn Undo is really pressed: each move offers one, and pressing it every time would
+make a game take back about as many moves as it makes."""
 Fill = Callable[[random.Random, dict[str, Any]], dict[str, str]]
 
 
@@ -127,6 +132,9 @@ class RandomPlay:
         offers = self.offers()
         assert offers, "the game is running but nobody has anything to press"
         offer = self.rng.choice(offers)
+        others = [o for o in offers if not o.component["custom_id"].startswith("parlor:undo:")]
+        if others and offer not in others and self.rng.random() >= UNDO_SHARE:
+            offer = self.rng.choice(others)
         before = self.signature()
         result = await self.press(offer)
         self.presses += 1

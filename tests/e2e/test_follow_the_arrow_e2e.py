@@ -276,7 +276,8 @@ async def test_illegal_commands_are_refused_privately_with_the_reason(fake_disco
     assert "Say which pawn" in await table.refused(black, "move", to="a2")
     assert "offered for pawn 2" in await table.refused(black, "move", pawn=1, to="2 b2")
     assert "/roll is not used" in await table.refused(black, "roll")
-    assert table.board().buttons() == [], "no Call Jump! before anyone has moved"
+    assert [b["label"] for b in table.board().buttons()] == [f"Undo ({red.name})"], \
+        "no Call Jump! before anyone has moved, only the last placement's Undo"
 
     assert await fake_discord.autocomplete(red, "move", channel=channel, focused="to") == [], "not red's turn"
     choices = await fake_discord.autocomplete(black, "move", channel=channel, focused="to", pawn=1)

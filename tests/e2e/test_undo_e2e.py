@@ -46,7 +46,7 @@ async def test_a_misplaced_pawn_is_taken_back_by_the_undo_button(fake_discord: F
     assert undo_buttons(board) == [f"Undo ({mover.name})"], "Undo is shown for the mover"
     undo = board.button(label=f"Undo ({mover.name})")["custom_id"]
 
-    for stranger, why in ((other, "only your own last move"), (carol, "not playing")):
+    for stranger, why in ((other, f"That is for {mover.name} to use, not you."), (carol, "not playing")):
         refused = await fake_discord.click(stranger, board, undo)
         assert refused.ephemeral and refused.response.visible_to == stranger.id and why in refused.response.content
     assert await table.state() != before, "a refused undo changes nothing"
