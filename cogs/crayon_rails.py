@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
 from bot.drawing import draw_off_loop
 from bot.frontends.crayon_cities import cities_text, city_choices
-from bot.frontends.crayon_rails import FRONTEND, build_target
+from bot.frontends.crayon_rails import FRONTEND, build_target, build_toward
 from bot.host import UserError
 from bot.replies import EMBED_COLOUR, image_names, mention
 from cogs.verbs import autocomplete_number, autocomplete_verb
@@ -49,7 +49,7 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         session = await game_session(interaction, SLUG, "build")
         player = str(interaction.user.id)
         target = build_target(to)
-        events = host.preview(session, player, {"type": "build", "to": target})
+        events = host.preview(session, player, build_toward(target))
         text, png = await draw_off_loop(preview_picture, host.public_view(session), image_names(session),
                                         events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
@@ -101,7 +101,7 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
             if session.version != self.version:
                 return Done(update={"content": "The game has changed since this preview, so it was not built: "
                                                "use `/build` again.", **SPENT_PREVIEW})
-            outcome = await host.act(self.session_id, self.player, {"type": "build", "to": self.target},
+            outcome = await host.act(self.session_id, self.player, build_toward(self.target),
                                      expected_version=self.version)
             return Done.of(outcome, update={"content": "Built: see the table.", **SPENT_PREVIEW})
 

@@ -3,23 +3,27 @@
 - Setup: a menu of the offered cards and their demands; choosing one asks, for the chooser alone,
   whether to keep it alone or add a second card and its demand (so no card can be named twice);
   and **Keep none**.
-- A turn: **Place the train…** (first turn) or **Move to…** (each city the train reaches this turn, and
-  each next milepost), **Load, lock or deliver…** (what the train can do where it stands), **Build
-  toward…** (the suggested cities first, then a region, then a city in it: every menu stays within 25
-  options), the upgrades, **Pitch** and **End turn**. Choosing a city to build toward shows the track
-  it would lay and its cost to the builder alone, with a **Confirm** button.
+- A turn: **Place the train…** (first turn) or **Move to…** (a whole leg in one choice: each city
+  and milepost the train reaches this turn with its distance and any fee, and each city beyond reach,
+  toward which it runs as far as it can; when they are more than a menu holds, the cities come
+  first and the other mileposts by distance band, each band a menu of its own), **Load, lock or
+  deliver…** (what the train can do where it stands), **Build toward…** (the suggested cities first,
+  then a region, then a city in it: every menu stays within 25 options), the upgrades, **Pitch** and
+  **End turn**. Choosing a city to build toward shows the track it would lay and its cost to the
+  builder alone, with a **Confirm** button.
 - After a derailment: what each derailed player may lose, for that player.
 
 Every component names the players who may use it; the shared press path refuses anyone else
-privately. Tokens are short (`mv.H9`, `bto.H9`, `reg.ne`, `kk.17.0.23.1`) so they fit a custom_id, and a
+privately. Tokens are short (`mv.H9`, `mvb.4`, `bto.H9`, `reg.ne`, `kk.17.0.23.1`) so they fit a custom_id, and a
 choice is read back from the token alone, so the menus work after a restart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from bot.frontend import ActionButton, Component, Legal, Option, Select, Step, chunked_select
+from bot.frontend import MAX_OPTIONS, ActionButton, Component, Legal, Option, Select, Step, chunked_select
 from bot.render.crayon_rails import draw_build_preview
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.building import plan_build
@@ -28,6 +32,7 @@ from games.crayon_rails.determinize import determinize
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
+from games.crayon_rails.movement import plan_move
 from games.crayon_rails.routing import network
 from games.crayon_rails.state import State
 
@@ -115,7 +120,7 @@ def _turn(view: dict, player: str, actions: list[dict]) -> list[Component]:
               if a["type"] == "start"]
     if starts:
         found += chunked_select("place", "Place your train on a city…", starts, who)
-    moves = _move_options(actions)
+    moves = _move_options(view, player, actions)
     if moves:
         found += chunked_select("move", "Move to…", moves, who)
     cargo = _cargo_options(actions)
@@ -133,16 +138,75 @@ def _turn(view: dict, player: str, actions: list[dict]) -> list[Component]:
     return found + buttons
 
 
-def _move_options(actions: list[dict]) -> list[Option]:
-    """Each place the train reaches this turn, cities first and nearest first."""
-    steps: dict[str, int] = {}
-    for action in actions:
-        if action["type"] == "move":
-            end = action["path"][-1]
-            steps[end] = min(steps.get(end, len(action["path"])), len(action["path"]))
-    ordered = sorted(steps.items(), key=lambda item: (board().city_at(item[0]) is None, item[1], item[0]))
-    return [Option(f"{place(end)}: {count} milepost{'s' if count > 1 else ''}", f"mv.{end}")
-            for end, count in ordered]
+@dataclass(frozen=True)
+class Leg:
+    """One move the menu offers: where the train stops, after how many mileposts, for what fee;
+    `toward` is the city beyond reach that the leg heads for (the train stops short of it)."""
+
+    end: str
+    steps: int
+    fee: int
+    toward: str | None = None
+
+    @property
+    def token(self) -> str:
+        return f"mv.{self.toward or self.end}"
+
+    @property
+    def label(self) -> str:
+        count = f"{self.steps} milepost{'s' if self.steps > 1 else ''}" + (f", fee {self.fee}" if self.fee else "")
+        if self.toward:
+            return f"Toward {place(self.toward)}: to {place(self.end)} this turn ({count})"
+        return f"{place(self.end)}: {count}"
+
+
+BAND = 3
+"""Mileposts per distance band when the destinations are too many for one menu."""
+
+
+def move_legs(view: dict, player: str, actions: list[dict]) -> list[Leg]:
+    """The legs of the legal moves, worked out by the engine on the same game: cities in reach
+    (nearest first), then the cities beyond reach, then the other mileposts in reach."""
+    moves = [action for action in actions if action["type"] == "move"]
+    if not moves:
+        return []
+    state = _state(view)
+    legs = []
+    for action in moves:
+        path, fee = plan_move(state, player, action.get("path"), action.get("to"))
+        toward = board().resolve(action["to"]) if action.get("to") else None
+        legs.append(Leg(path[-1], len(path), fee, toward))
+    return sorted(legs, key=lambda leg: (2 if board().city_at(leg.end) is None and not leg.toward else
+                                          1 if leg.toward else 0, leg.steps, leg.toward or leg.end))
+
+
+def _move_options(view: dict, player: str, actions: list[dict]) -> list[Option]:
+    """Every leg in one menu when they fit; else the cities, then the other mileposts by distance band
+    ("Other mileposts 1-3 away…"), each band opening a menu of its own."""
+    legs = move_legs(view, player, actions)
+    if len(legs) <= MAX_OPTIONS:
+        return [Option(leg.label[:100], leg.token) for leg in legs]
+    cities = [leg for leg in legs if leg.toward or board().city_at(leg.end)]
+    options = [Option(leg.label[:100], leg.token) for leg in cities]
+    bands: dict[int, int] = {}
+    for leg in legs:
+        if leg not in cities:
+            low = (leg.steps - 1) // BAND * BAND + 1
+            bands[low] = bands.get(low, 0) + 1
+    options += [Option(f"Other mileposts {low}-{low + BAND - 1} away ({count})…", f"mvb.{low}")
+                for low, count in sorted(bands.items())]
+    return options
+
+
+def _band_step(view: dict, viewer: str, low: int, legal: Mapping[str, list[dict]]) -> Step:
+    """The mileposts (not cities) the train reaches in `low`..`low + BAND - 1` mileposts."""
+    legs = [leg for leg in move_legs(view, viewer, legal.get(viewer, []))
+            if not leg.toward and board().city_at(leg.end) is None and low <= leg.steps < low + BAND]
+    options = [Option(leg.label[:100], leg.token) for leg in legs]
+    if not options:
+        return Step(f"The train reaches no other milepost {low}-{low + BAND - 1} away now.", ())
+    return Step(f"Move to which milepost, {low}-{low + BAND - 1} away?",
+                tuple(chunked_select(f"mvb.{low}", "Move to…", options, (viewer,))[:4]))
 
 
 def _cargo_options(actions: list[dict]) -> list[Option]:
@@ -162,7 +226,7 @@ def _cargo_options(actions: list[dict]) -> list[Option]:
 
 def _build_options(view: dict, player: str, actions: list[dict]) -> list[Option]:
     """The suggested cities (with why), then one entry per region leading to its cities."""
-    suggested = [a["to"] for a in actions if a["type"] == "build" and a.get("to")]
+    suggested = [a["toward"] for a in actions if a["type"] == "build" and a.get("toward")]
     if not suggested:
         return []
     why = goal_cities(_state(view), player)
@@ -185,6 +249,8 @@ def expand(token: str, view: dict, viewer: str, legal: Mapping[str, list[dict]])
         return _second_keep_step(view, viewer, int(parts[0]), int(parts[1]), legal)
     if kind == "reg" and rest in REGIONS:
         return _region_step(view, viewer, rest)
+    if kind == "mvb" and rest.isdigit():
+        return _band_step(view, viewer, int(rest), legal)
     if kind == "bto" and "=" not in rest and board().city_at(rest.upper()):
         return _preview_step(view, viewer, rest.upper())
     return None
@@ -199,7 +265,7 @@ def _region_step(view: dict, viewer: str, region: str) -> Step:
         options = tuple(Option(f"{c.name} ({c.at}): {', '.join(c.supplies)}", f"bto.{c.at}") for c in cities)
         return Step(f"Build toward which city in the {REGIONS[region]}?",
                     (Select(f"reg.{region}", "Build toward…", options, (viewer,)),))
-    suggested = [a["to"] for a in GAME.legal_actions(state, viewer) if a["type"] == "build"]
+    suggested = [a["toward"] for a in GAME.legal_actions(state, viewer) if a["type"] == "build"]
     options = tuple(Option(place(board().cities[name].at), f"bto.{board().cities[name].at}") for name in suggested)
     text = f"No city in the {REGIONS[region]} can be built toward now (on your track already, or out of reach)."
     if not options:
@@ -218,7 +284,7 @@ def _buildable(state: State, player: str, milepost: str) -> bool:
 def _preview_step(view: dict, viewer: str, target: str) -> Step:
     """What building toward `target` would lay, worked out by the engine on the same game, to confirm."""
     try:
-        _, events = GAME.apply(_state(view), viewer, {"type": "build", "to": target}, SeededRandomness(0))
+        _, events = GAME.apply(_state(view), viewer, {"type": "build", "toward": target}, SeededRandomness(0))
     except IllegalMove as refusal:
         return Step(f"No track toward {place(target)} now: {refusal.message}", ())
     built = next(event for event in events if event["type"] == "built")
@@ -240,7 +306,7 @@ def action_for_token(token: str) -> dict | None:
     if kind == "st" and rest:
         return {"type": "start", "city": rest}
     if kind == "bto" and rest.endswith("=go"):
-        return {"type": "build", "to": rest.removesuffix("=go")}
+        return {"type": "build", "toward": rest.removesuffix("=go")}
     if kind == "kk" and rest:
         numbers = rest.split(".")
         return {"type": "keep", "cards": {numbers[i]: int(numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)}}

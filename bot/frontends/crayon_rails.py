@@ -57,7 +57,14 @@ def move_action(to: str | None = None, path: str | list[str] | None = None) -> d
 
 
 def build_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
-    return _place_action("build", to, path)
+    action = _place_action("build", to, path)
+    return build_toward(action["to"]) if "to" in action else action
+
+
+def build_toward(place: str) -> dict:
+    """The cheapest legal build toward a place (the engine's `toward`; its older `to` only extends
+    the network and is kept for recorded games)."""
+    return {"type": "build", "toward": place}
 
 
 def _place_action(kind: str, to: str | None, path: str | list[str] | None) -> dict:
@@ -117,7 +124,8 @@ def demand_label(card: int, demand: int) -> str:
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
-    verbs = {"move": "/move to:<city> (shortest route, as far as this turn allows) or path:\"F7 G7 H8\"",
+    verbs = {"move": "/move to:<city or milepost> (the whole way if in reach this turn, else as far as it "
+                     "allows) or path:\"F7 G7 H8\"",
              "place": "/place city:<city> puts your train on the map on your first operating turn"}
     commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
                 "build": "/build to:<place> (preview, then Confirm) or path:<mileposts>",
@@ -255,18 +263,20 @@ class CrayonRailsFrontend(Frontend):
 
 
 def _move_choices(moves: list[dict]) -> list[tuple[str, str]]:
-    """Each place the train reaches this turn, nearest first."""
-    found: dict[str, int] = {}
-    for action in moves:
-        place = action["path"][-1]
-        found[place] = min(found.get(place, len(action["path"])), len(action["path"]))
-    return [(f"{place_label(place)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(place))
-            for place, steps in sorted(found.items(), key=lambda item: (item[1], item[0]))]
+    """Each city the train reaches this turn, then each city beyond reach (run toward as far as this
+    turn allows), then every other milepost in reach; nearest first."""
+    reached = sorted((board().city_at(a["path"][-1]) is None, len(a["path"]), a["path"][-1])
+                      for a in moves if a.get("path"))
+    choices = [(f"{place_label(end)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(end))
+               for not_city, steps, end in reached if not not_city]
+    choices += [(f"Toward {city_label(a['to'])}: as far as this turn allows", a["to"]) for a in moves if a.get("to")]
+    return choices + [(f"{end}: {steps} milepost{'s' if steps > 1 else ''}", end)
+                      for not_city, steps, end in reached if not_city]
 
 
 def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:
     """The suggested builds first (goal cities, then the cheapest others), then every other city."""
-    found = [(f"{city_label(a['to'])}: suggested", a["to"]) for a in builds if a.get("to")]
+    found = [(f"{city_label(a['toward'])}: suggested", a["toward"]) for a in builds if a.get("toward")]
     named = {value for _, value in found}
     return found + [(city_label(name), name) for name in sorted(board().cities) if name not in named]
 

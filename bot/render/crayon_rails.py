@@ -1,8 +1,11 @@
 """The Crayon Rails table picture, laid out for a phone (shown about 400 px wide) first.
 
-Top to bottom: the players (cash, train, loads, goals), a close-up map around the acting player's
+Top to bottom: once the game is over, the gold result banner every game's final picture carries
+(who won, each player's final cash); the players (cash, train, loads, goals), a close-up map around the acting player's
 train or network (city names with their mileposts and the loads they supply), the card pool (one
-line per card, the acting player's cards marked), and the whole map with a legend of supply codes.
+line per card, the acting player's cards marked), and the whole map with a legend of supply codes
+(its city names laid over the track, each placed where it covers no other label, at a size a phone
+can read).
 
 Speed: both maps' terrain, rivers and city labels never change, so they are drawn once, in full
 colour with smooth text, and reduced to a fixed palette ("P" image) that every picture shares. A
@@ -21,7 +24,19 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.canvas import BACKGROUND, INK, MUTED, PLAYER_COLOURS, font, token_labels
+from bot.render.canvas import (
+    BACKGROUND,
+    BANNER_HEIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    Board,
+    banner_palette_colours,
+    blend,
+    draw_result_banner,
+    font,
+    token_labels,
+)
 from games.crayon_rails.mapdata import COLUMNS, board
 
 WIDTH = 600
@@ -36,8 +51,13 @@ EVENT = (120, 0, 160)
 HIGHLIGHT = (255, 243, 190)
 LABEL_HALO = (250, 248, 240)
 WHITE = (255, 255, 255)
+SUPPLY_INK = (20, 90, 40)
+BANNER_SHADES = [blend(banner_palette_colours()[0], ink, share) for ink in (INK, *PLAYER_COLOURS)
+                 for share in (0.25, 0.5, 0.75)]
+"""Antialiased text on the result banner keeps smooth edges with these in-between shades."""
 PALETTE = [BACKGROUND, INK, MUTED, *PLAYER_COLOURS, SEA, RIVER, *LAND.values(), *PEAK.values(),
-           *CITY_FILL.values(), PREVIEW, PREVIEW_HALO, EVENT, HIGHLIGHT, LABEL_HALO, WHITE]
+           *CITY_FILL.values(), PREVIEW, PREVIEW_HALO, EVENT, HIGHLIGHT, LABEL_HALO, WHITE,
+           *banner_palette_colours(), *BANNER_SHADES]
 INDEX = {colour: index for index, colour in enumerate(PALETTE)}
 
 ZOOM_HEIGHT = 330
@@ -158,7 +178,6 @@ def _draw_rivers(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
 
 def _draw_cities(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
     scale = style.spacing / 28
-    codes = load_codes()
     for city in board().cities.values():
         x, y = style.point(city.at)
         fill = CITY_FILL[city.size]
@@ -173,12 +192,88 @@ def _draw_cities(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
         halo = {"stroke_width": 3, "stroke_fill": LABEL_HALO}
         if style.detailed:
             draw.text((x, y + 12 * scale), f"{city.name} {city.at}", font=font(17), fill=INK, anchor="mt", **halo)
-            draw.text((x, y + 12 * scale + 19), ", ".join(city.supplies), font=font(15), fill=(20, 90, 40),
+            draw.text((x, y + 12 * scale + 19), ", ".join(city.supplies), font=font(15), fill=SUPPLY_INK,
                       anchor="mt", **halo)
-        else:
-            draw.text((x, y + 8 * scale), city.name, font=font(11), fill=INK, anchor="mt", **halo)
-            draw.text((x + 8 * scale, y - 6 * scale), "".join(codes[load] for load in city.supplies), font=font(11),
-                      fill=(20, 90, 40), anchor="lm", **halo)
+
+
+OVERVIEW_NAME, OVERVIEW_CODES = 16, 14
+"""Type sizes on the whole map: about 11 and 9 px on a 400 px wide phone picture."""
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    size: int
+    fill: tuple[int, int, int]
+    xy: tuple[float, float]
+    anchor: str
+    box: tuple[float, float, float, float]
+
+
+@cache
+def overview_label_places(style: MapStyle) -> tuple[Label, ...]:
+    """Where each city's name and supply codes go on the whole map: on the first side of the city
+    (below, above, right, left) where the label covers no other label, city or river crossing
+    (failing that, no label or city), so names stay large enough for a phone where cities crowd."""
+    codes = load_codes()
+    scale = style.spacing / 28
+    width, height = style.size
+    measure = ImageDraw.Draw(Image.new("1", (1, 1)))
+    radius = {"major": 9 * scale, "medium": 6 * scale, "small": 5 * scale}
+    marks = [(x - radius[city.size], y - radius[city.size], x + radius[city.size], y + radius[city.size])
+             for city in board().cities.values() for x, y in [style.point(city.at)]]
+    crossings = [_box(*crossing_segment(style, a, b)) for sections in board().rivers.values() for a, b in sections]
+    placed: list[Label] = []
+    for city in sorted(board().cities.values(), key=lambda c: ({"major": 0, "medium": 1}.get(c.size, 2), c.name)):
+        x, y = style.point(city.at)
+        gap = radius[city.size] + 3
+        for text, size, fill in ((city.name, OVERVIEW_NAME, INK),
+                                 ("".join(codes[load] for load in city.supplies), OVERVIEW_CODES, SUPPLY_INK)):
+            spots = [((x, y + gap), "mt"), ((x, y - gap), "mb"), ((x + gap, y), "lm"), ((x - gap, y), "rm"),
+                     ((x + gap, y - gap), "lb"), ((x - gap, y - gap), "rb"), ((x + gap, y + gap), "lt"),
+                     ((x - gap, y + gap), "rt")]
+            if text != city.name:
+                spots = spots[2:] + spots[:2]
+            boxes = [Label(text, size, fill, xy, anchor,
+                           measure.textbbox(xy, text, font=font(size), anchor=anchor, stroke_width=2))
+                     for xy, anchor in spots]
+            inside = [b for b in boxes if b.box[0] >= 0 and b.box[1] >= 0 and b.box[2] <= width and b.box[3] <= height]
+            clear = [b for b in inside if not any(_overlap(b.box, other) for other in [p.box for p in placed] + marks)]
+            best = [b for b in clear if not any(_overlap(b.box, other) for other in crossings)]
+            placed.append((best or clear or inside or boxes)[0])
+    return tuple(placed)
+
+
+@cache
+def overview_labels(style: MapStyle) -> tuple[Image.Image, Image.Image]:
+    """The whole map's city labels as a palette image and its mask, pasted over the track so no
+    track hides a name; a river crossing a label had to cover is drawn again over it."""
+    image = Image.new("RGB", style.size, LABEL_HALO)
+    mask = Image.new("L", style.size, 0)
+    draw, masking = ImageDraw.Draw(image), ImageDraw.Draw(mask)
+    labels = overview_label_places(style)
+    for label in labels:
+        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
+                  stroke_width=2, stroke_fill=LABEL_HALO)
+        masking.text(label.xy, label.text, font=font(label.size), fill=255, anchor=label.anchor,
+                     stroke_width=2, stroke_fill=255)
+    width = max(3, style.spacing // 8)
+    for sections in board().rivers.values():
+        for a, b in sections:
+            stroke = crossing_segment(style, a, b)
+            if any(_overlap(_box(*stroke), label.box) for label in labels):
+                draw.line(stroke, fill=RIVER, width=width)
+                masking.line(stroke, fill=255, width=width)
+    return to_palette(image), mask.point(lambda level: 255 if level > 96 else 0).convert("1")
+
+
+def _box(*points: tuple[float, float]) -> tuple[float, ...]:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @lru_cache(maxsize=4096)
@@ -249,13 +344,16 @@ class Table:
 
     def compose(self, path: list[str] | None = None, caption: str | None = None) -> Image.Image:
         pool = self._pool_rows()
-        header = 34 + 56 * len(self.view["players"]) + (30 if caption else 0)
+        banner = BANNER_HEIGHT + 4 if self.view.get("winners") else 0
+        header = banner + 34 + 56 * len(self.view["players"]) + (30 if caption else 0)
         overview = map_layer(OVERVIEW)
         legend = 44
         height = header + ZOOM_HEIGHT + 8 + 30 + 26 * len(pool) + 8 + overview.height + legend
         image = Image.new("P", (WIDTH, height), 0)
         image.putpalette(palette_image().getpalette())
-        y = self._header(image, caption)
+        if banner:
+            image.paste(to_palette(self._banner()), (0, 0))
+        y = self._header(image, caption, banner)
         self._zoom(image, y, path)
         y += ZOOM_HEIGHT + 8
         y = self._pool(image, y, pool)
@@ -264,15 +362,21 @@ class Table:
         self._legend(image, y + 8 + overview.height)
         return image
 
-    def _header(self, image: Image.Image, caption: str | None) -> int:
+    def _banner(self) -> Image.Image:
+        """The gold band every game's final picture carries: who won, and each player's final cash."""
+        board = Board.blank(WIDTH, BANNER_HEIGHT, BACKGROUND)
+        draw_result_banner(board, 0, *result_banner(self.view, self.names))
+        return board.image
+
+    def _header(self, image: Image.Image, caption: str | None, top: int = 0) -> int:
         view = self.view
         draw = ImageDraw.Draw(image)
         events = "; ".join(f"{e['kind']} at {e['target']}" for e in view["active_events"])
         title = f"Round {view['round']} · {view['phase']} · deck {view['deck']}"
-        stamp(image, (PAD, 6), title, 20, INK)
+        stamp(image, (PAD, top + 6), title, 20, INK)
         if events:
-            stamp(image, (WIDTH - PAD, 8), events[:40], 18, EVENT, "ra")
-        y = 34
+            stamp(image, (WIDTH - PAD, top + 8), events[:40], 18, EVENT, "ra")
+        y = top + 34
         for seat, player in enumerate(view["players"]):
             colour = _colour(seat)
             if self.acting is player:
@@ -344,6 +448,9 @@ class Table:
             for a, b in player["track"]:
                 draw.line([at(a), at(b)], fill=colour, width=style.track)
         self._event_marks(draw, at, style)
+        if not style.detailed:
+            labels, mask = overview_labels(style)
+            image.paste(labels, (round(ox), round(oy)), mask)
         if path:
             points = [at(m) for m in path]
             draw.line(points, fill=INDEX[PREVIEW_HALO], width=style.track + 5)
@@ -421,6 +528,18 @@ class Table:
         half = (len(items) + 1) // 2
         stamp(image, (PAD, top + 2), "Supplies: " + "  ".join(items[:half]), 15, INK)
         stamp(image, (PAD, top + 22), "  ".join(items[half:]) + "   * locked demand", 15, INK)
+
+
+def result_banner(view: dict, names: dict[str, str]) -> tuple[str, list[tuple[str, str, tuple[int, int, int]]]]:
+    """The banner's headline (the winner, or the players sharing the victory) and each player's final cash."""
+    winners = [names.get(player, player) for player in view.get("winners") or []]
+    cash = {player["id"]: player["cash"] for player in view["players"]}
+    best = max((cash[player] for player in view.get("winners") or []), default=0)
+    headline = (f"{winners[0]} wins with ${best}M!" if len(winners) == 1
+                else "Shared victory: " + " and ".join(winners) + f" at ${best}M")
+    scores = [(names.get(player["id"], player["id"]), f"${player['cash']}M", _colour(seat))
+              for seat, player in enumerate(view["players"])]
+    return headline, scores
 
 
 def draw_board(view: dict, names: dict[str, str]) -> bytes:

@@ -5,8 +5,9 @@ Instead the AI follows one plan, recomputed from the state at every decision:
 
 - a *job* is a demand it can earn: its own kept cards first, then its public locks, then the best
   open demand in the pool (payoff less the track still to build to its supply and its city);
-- in a turn it delivers, locks, picks up the job's load, then runs its train one milepost at a
-  time toward the job (the legal single-step moves), and builds last: toward the job's cities,
+- in a turn it delivers, locks, picks up the job's load, then runs its train a whole leg toward
+  the job in one action (to the city if in reach, else as far as the route runs this turn),
+  and builds last: toward the job's cities,
   then, with cash to spare, toward the major cities its network has not joined;
 - it ends its turn when nothing on that list is left to do.
 
@@ -94,11 +95,12 @@ def _aboard_for(state: State, player_id: str, job: Job) -> bool:
     return job.load in state.player(player_id).loads
 
 
-def _step_toward(state: State, player_id: str, city: str, legal: list[dict]) -> dict | None:
+def _leg_toward(state: State, player_id: str, city: str, legal: list[dict]) -> dict | None:
+    """The whole leg toward `city` this turn: there if in reach, else as far along the route as it runs."""
     route = train_route(state, player_id, city)
     if route is None or not route.path:
         return None
-    for action in ({"type": "move", "path": route.path}, {"type": "move", "path": route.path[:1]}):
+    for action in ({"type": "move", "path": route.path}, {"type": "move", "to": city}):
         if action in legal:
             return action
     return None
@@ -106,8 +108,8 @@ def _step_toward(state: State, player_id: str, city: str, legal: list[dict]) -> 
 
 def _build_end(action: dict) -> str | None:
     """The milepost a legal build action heads for."""
-    if action.get("to"):
-        return board().resolve(action["to"])
+    if action.get("toward"):
+        return board().resolve(action["toward"])
     path = action.get("path") or []
     return board().resolve(path[-1]) if path else None
 
@@ -184,9 +186,9 @@ def planned_action(state: State, player_id: str, legal: list[dict]) -> dict:
                 return pickup
     for job in jobs[:2]:
         target = job.city if _aboard_for(state, player_id, job) else job.supply
-        step = _step_toward(state, player_id, target, kinds.get("move", []))
-        if step is not None:
-            return step
+        leg = _leg_toward(state, player_id, target, kinds.get("move", []))
+        if leg is not None:
+            return leg
     build = _build(state, player_id, jobs, legal)
     if build is not None:
         return build

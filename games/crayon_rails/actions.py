@@ -23,10 +23,13 @@ class Keep(BaseModel):
 
 
 class Build(BaseModel):
-    """`path` names mileposts (or cities); `to` asks for the cheapest affordable track toward a place."""
+    """`path` names mileposts (or cities); `toward` asks for the cheapest affordable legal track toward
+    a place, starting on the player's track or at any major city. `to` is the older form that only
+    extends the player's network: recorded games use it, so it still replays exactly as it played."""
 
     type: Literal["build"]
     path: Path | None = None
+    toward: str | None = None
     to: str | None = None
 
 

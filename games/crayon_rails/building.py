@@ -37,14 +37,18 @@ def resolve_path(path: list[str]) -> list[str]:
     return resolved
 
 
-def plan_build(state: State, player_id: str, path: list[str] | None, to: str | None) -> tuple[list[str], int]:
-    """The path to build and its cost: as given, or the cheapest affordable start toward `to`."""
+def plan_build(
+    state: State, player_id: str, path: list[str] | None, to: str | None, legacy: bool = False
+) -> tuple[list[str], int]:
+    """The path to build and its cost: as given, or the cheapest affordable start toward `to`
+    (with `legacy`, the older search that extends the player's network only)."""
     _require_building(state, player_id)
     if path is None:
         target = board().resolve(to or "")
         if target is None:
             raise IllegalMove(f"{to!r} is neither a milepost (like F7) nor a city.")
-        found = cheapest_build_path(state, player_id, target, budget(state, player_id), partial=True)
+        found = cheapest_build_path(state, player_id, target, budget(state, player_id), partial=True,
+                                    from_majors=not legacy)
         if found is None or len(found.path) < 2:
             raise IllegalMove(_why_not_toward(state, player_id, target))
         return found.path, found.cost
@@ -71,8 +75,10 @@ def _why_not_toward(state: State, player_id: str, target: str) -> str:
             "or every way is blocked. Try another place, or give a path.")
 
 
-def build(state: State, player_id: str, path: list[str] | None, to: str | None, events: list[dict]) -> None:
-    path, cost = plan_build(state, player_id, path, to)
+def build(
+    state: State, player_id: str, path: list[str] | None, to: str | None, events: list[dict], legacy: bool = False
+) -> None:
+    path, cost = plan_build(state, player_id, path, to, legacy)
     player = state.player(player_id)
     player.track += [edge(a, b) for a, b in itertools.pairwise(path)]
     player.cash -= cost

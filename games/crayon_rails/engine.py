@@ -4,16 +4,20 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
 - Every city, major ones included, is a single milepost; "major cities join every track" means
   any player may start track there and both players' track meets there. The 2-section entry
   limit applies per player to small and medium cities, not to major cities, which take track
-  from all sides. `build to` a place (a major city included) lays the cheapest affordable track
-  extending the player's network toward it, so that it joins his network; a player with no
-  track yet starts at a major city (not the target). `build path` may start at any major city.
+  from all sides. `build to` a place lays the cheapest affordable track toward it, starting on
+  the player's network or at any major city (whichever is cheaper, as the rules let track start
+  at either); toward a major city it extends his network, so that the major joins it (a player
+  with no track yet starts at another major city). `build path` may start at any major city.
 - Building costs the terrain (or city) of the milepost built into, plus 2 for a river crossing.
   Several `build` actions may be made in a turn, up to 20 in all; building needs no train.
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to
   build) then moves first and play runs in seat order. A round is one turn of each seat.
 - Movement: a `move` names its mileposts (or a destination, followed along `train_route` as far
-  as the allowance reaches). Loads are picked up or dropped only where the train stands, so a
-  train picks up "while passing" by moving in two steps. The foreign-track fee (4) goes to the
+  as the allowance reaches). `legal_actions` offers a whole leg per action: the route to every
+  milepost the train reaches this turn (as `move to` would take it), and `move to` each city
+  beyond reach; single steps and any path stay accepted, so recorded games replay. Loads are
+  picked up or dropped only where the train stands, so a train picks up "while passing" by
+  moving in two steps. The foreign-track fee (4) goes to the
   track's owner. A reversal is running straight back to the milepost just left; it is allowed
   only at a city, and the last milepost left is remembered across turns.
 - Private cards: a load aboard that matches a private card fills it and is locked like a public
@@ -122,8 +126,8 @@ class CrayonRails:
         return {f"card turned up {number}" for number in range(len(deck()) - view["deck"])}
 
 
-def _needs_place(path: list[str] | None, to: str | None) -> None:
-    if (path is None) == (to is None):
+def _needs_one_place(path: list[str] | None, *destinations: str | None) -> None:
+    if sum(place is not None for place in (path, *destinations)) != 1:
         raise IllegalMove("Give either a path of mileposts or a destination (to), not both.")
 
 
@@ -132,15 +136,15 @@ def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: l
         case act.Keep(cards=cards):
             if keep_cards(state, player, cards, rng, events):
                 _begin_initial_build(state, events)
-        case act.Build(path=path, to=to):
-            _needs_place(path, to)
-            build(state, player, path, to, events)
+        case act.Build(path=path, toward=toward, to=to):
+            _needs_one_place(path, toward, to)
+            build(state, player, path, toward or to, events, legacy=to is not None)
         case act.Upgrade(train=train):
             upgrade(state, player, train, events)
         case act.Start(city=city):
             start(state, player, city, events)
         case act.Move(path=path, to=to):
-            _needs_place(path, to)
+            _needs_one_place(path, to)
             move(state, player, path, to, events)
         case act.Pickup(load=load):
             pickup(state, player, load, events)

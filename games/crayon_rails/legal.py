@@ -1,8 +1,8 @@
 """A representative set of legal actions, for menus, autocomplete and random play.
 
-Builds are offered toward the player's goal cities (`goals`), then the cheapest others, moves to
-every city the train reaches this turn and along each track section; every listed action is
-checked with the same functions `apply` uses, so each is accepted.
+Builds are offered toward the player's goal cities (`goals`), then the cheapest others; moves run a
+whole leg: to every milepost the train reaches this turn, or toward each city farther along track;
+every listed action is checked with the same functions `apply` uses, so each is accepted.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from games.crayon_rails.building import budget, check_upgrade, plan_build
 from games.crayon_rails.derailment import check_give_up, check_private_loss
 from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.locking import check_deliver, check_keep, check_lock, check_pitch
-from games.crayon_rails.mapdata import board, edge
+from games.crayon_rails.mapdata import board
 from games.crayon_rails.movement import check_drop, check_pickup, check_start, plan_move
-from games.crayon_rails.routing import build_search, network, owners, train_route, unwind_build, within_budget
+from games.crayon_rails.routing import build_search, network, train_routes, unwind_build, within_budget
 from games.crayon_rails.state import UPGRADES, State, free_loads, private_cards, public_locks
 
 BUILD_TARGETS = 6
@@ -78,7 +78,7 @@ def _builds(state: State, player_id: str) -> list[dict]:
     actions: list[dict] = []
     for name in dict.fromkeys(targets):
         if _buildable_toward(state, player_id, name, previous, best):
-            actions.append({"type": "build", "to": name})
+            actions.append({"type": "build", "toward": name})
         if len(actions) == BUILD_TARGETS:
             break
     return actions
@@ -126,17 +126,15 @@ def _operating(state: State, player_id: str) -> list[dict]:
 
 
 def _moves(state: State, player_id: str) -> list[dict]:
-    player = state.player(player_id)
-    assert state.turn is not None and player.at is not None
-    paths: list[list[str]] = []
-    for city in board().cities.values():
-        route = train_route(state, player_id, city.name)
-        if route and route.path and len(route.path) <= state.turn.moves_left:
-            paths.append(route.path)
-    paths += [[there] for there in board().neighbours(player.at) if edge(player.at, there) in owners(state)]
-    actions: list[dict] = []
-    for path in paths:
-        action = {"type": "move", "path": path}
-        if action not in actions and _accepted(lambda p=path: plan_move(state, player_id, p, None)):
-            actions.append(action)
-    return actions
+    """A whole leg per action: the route (as `move to` takes it) to every milepost the train reaches
+    this turn, then each city farther along track, toward which `move to` runs as far as it can."""
+    assert state.turn is not None
+    moves_left = state.turn.moves_left
+    routes = train_routes(state, player_id)
+    reached = sorted((len(route.path), target) for target, route in routes.items() if 0 < len(route.path) <= moves_left)
+    actions: list[dict] = [{"type": "move", "path": routes[target].path} for _, target in reached]
+    if moves_left:
+        actions += [{"type": "move", "to": city.name} for city in sorted(board().cities.values(), key=lambda c: c.name)
+                    if city.at in routes and len(routes[city.at].path) > moves_left]
+    return [action for action in actions
+            if _accepted(lambda a=action: plan_move(state, player_id, a.get("path"), a.get("to")))]

@@ -132,14 +132,16 @@ def price_build(state: State, player_id: str, path: list[str]) -> int:
 
 
 def cheapest_build_path(
-    state: State, player_id: str, target: str, budget: int, partial: bool = False
+    state: State, player_id: str, target: str, budget: int, partial: bool = False, from_majors: bool = True
 ) -> BuildPath | None:
-    """The cheapest new track from the player's network (or, with none yet, a major city) to `target`.
+    """The cheapest legal new track to `target`, from the player's network or any major city.
 
     Returns None when `target` cannot be reached or costs more than `budget`; with
-    `partial`, the affordable start of the cheapest path instead. The path extends the player's
-    network (so building toward a major city joins it); a player without track starts at a major
-    city. A target already on the network gives a path of one milepost and cost 0, unless a Flood
+    `partial`, the affordable start of the cheapest path instead. Toward a major city the path
+    extends the player's network (so the major joins it); a player without track starts at a
+    major city. Without `from_majors` (the legacy `build to`, kept so recorded games replay)
+    track extends the network only. A target already on the network gives a path of one milepost
+    and cost 0, unless a Flood
     has cut the network in pieces: then the path rejoins the target's piece, from the rest of the
     track to whichever milepost of that piece is cheapest to reach.
     """
@@ -151,22 +153,29 @@ def cheapest_build_path(
             return BuildPath([target], 0)
         previous, best, reached = _search(state, player_id, own - piece, piece)
     else:
-        previous, best = build_search(state, player_id, target)
+        previous, best = build_search(state, player_id, target, from_majors)
         reached = target if target in best else None
     if reached is None:
         return None
     return within_budget(state, player_id, unwind_build(previous, reached), budget, partial)
 
 
-def build_search(state: State, player_id: str, target: str | None = None) -> tuple[dict[str, str], dict[str, int]]:
+def build_search(
+    state: State, player_id: str, target: str | None = None, from_majors: bool = True
+) -> tuple[dict[str, str], dict[str, int]]:
     """Dijkstra over buildable sections from every place track may start (stops at `target`).
 
     Returns (previous milepost, cost) for every milepost reached; sources have cost 0. Track
-    extends the player's own network; a player with none yet starts at any major city (but the
-    `target` itself, so a major city is reached by track).
+    starts from the player's own network or from any major city, as the rules allow: a cheaper
+    start at a major city beats a dearer extension of the network. Track toward a major city
+    `target` extends the network (from a major city only while there is none), so that it joins
+    the network as the win needs. Without `from_majors` track extends the network only (a player
+    with none yet starts at a major city): the legacy `build to`.
     """
     own = network(state.player(player_id))
-    sources = own or {city.at for city in board().majors if city.at != target}
+    majors = {city.at for city in board().majors}
+    extends_only = own and (target in majors or not from_majors)
+    sources = own if extends_only else own | (majors - {target})
     previous, best, _ = _search(state, player_id, sources, {target} if target else set())
     return previous, best
 
@@ -258,39 +267,47 @@ def train_route(state: State, player_id: str, city: str) -> Route | None:
     Ignores this turn's allowance (the route may take several turns); prefers a route
     without the foreign-track fee when it is no longer than the allowance left.
     """
-    the_board = board()
-    player = state.player(player_id)
-    target = the_board.resolve(city)
-    if player.at is None or target is None or state.turn is None:
+    target = board().resolve(city)
+    if target is None or state.turn is None or state.player(player_id).at is None:
         return None
-    if target == player.at:
-        return Route([], 0)
+    return train_routes(state, player_id).get(target)
+
+
+def train_routes(state: State, player_id: str) -> dict[str, Route]:
+    """`train_route` to every milepost the train can reach along track, from two breadth-first searches."""
+    player = state.player(player_id)
+    if player.at is None or state.turn is None:
+        return {}
     can_pay = state.turn.fee_paid or player.cash >= FOREIGN_TRACK_FEE
-    own_only = _shortest(state, player_id, target, foreign=False)
-    anywhere = _shortest(state, player_id, target, foreign=can_pay)
-    if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
-        return Route(own_only, 0)
-    if anywhere is None:
-        return None
-    uses_foreign = any(owners(state).get(edge(a, b)) != player_id
-                       for a, b in zip([player.at, *anywhere], anywhere, strict=False))
-    fee = FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0
-    return Route(anywhere, fee)
+    taken = owners(state)
+    own_paths = _shortest_paths(state, player_id, foreign=False)
+    any_paths = _shortest_paths(state, player_id, foreign=can_pay)
+    routes = {player.at: Route([], 0)}
+    for target in any_paths.keys() | own_paths.keys():
+        own_only, anywhere = own_paths.get(target), any_paths.get(target)
+        if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
+            routes[target] = Route(own_only, 0)
+        elif anywhere is not None:
+            uses_foreign = any(taken.get(edge(a, b)) != player_id
+                               for a, b in zip([player.at, *anywhere], anywhere, strict=False))
+            routes[target] = Route(anywhere, FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0)
+    return routes
 
 
-def _shortest(state: State, player_id: str, target: str, foreign: bool) -> list[str] | None:
-    """Breadth-first search over (milepost, came from) so reversals outside cities are refused."""
+def _shortest_paths(state: State, player_id: str, foreign: bool) -> dict[str, list[str]]:
+    """Breadth-first search over (milepost, came from) so reversals outside cities are refused: the
+    first (shortest) path found to each milepost, neighbours taken in name order."""
     the_board = board()
     player = state.player(player_id)
-    taken = owners(state)
     links: dict[str, list[str]] = {}
-    for (a, b), owner in taken.items():
+    for (a, b), owner in owners(state).items():
         if foreign or owner == player_id:
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
     assert player.at is not None
     start = (player.at, player.came_from)
     previous: dict[tuple[str, str | None], tuple[str, str | None] | None] = {start: None}
+    found: dict[str, list[str]] = {}
     frontier = [start]
     while frontier:
         following = []
@@ -302,11 +319,11 @@ def _shortest(state: State, player_id: str, target: str, foreign: bool) -> list[
                 if node in previous:
                     continue
                 previous[node] = (here, came_from)
-                if there == target:
-                    return _unwind(previous, node)
+                if there != player.at and there not in found:
+                    found[there] = _unwind(previous, node)
                 following.append(node)
         frontier = following
-    return None
+    return found
 
 
 def _unwind(previous: dict, node: tuple[str, str | None]) -> list[str]:

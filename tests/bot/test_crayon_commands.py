@@ -97,7 +97,7 @@ def test_keep_autocomplete_completes_a_second_card():
 def test_the_preview_draws_the_proposed_track_over_the_board():
     state, *_ = at_westholm()
     state.turn.moved = 9
-    events = GAME.apply(state, "alice", {"type": "build", "to": "F11"}, SeededRandomness(0))[1]
+    events = GAME.apply(state, "alice", {"type": "build", "toward": "F11"}, SeededRandomness(0))[1]
     view = GAME.view(state, None)
     text, png = FRONTEND.build_preview(view, NAMES, events, "F11")
     built = events[-1]
@@ -134,7 +134,7 @@ def test_narration_names_cities_with_their_mileposts():
     assert "moves to Dunmore (H9)" in " ".join(FRONTEND.describe_events(events, NAMES))
     _, events = act(state, "alice", {"type": "move", "path": ["D8"]})
     assert "moves to D8." in " ".join(FRONTEND.describe_events(events, NAMES))
-    _, events = act(state, "alice", {"type": "build", "to": "Riverton"})
+    _, events = act(state, "alice", {"type": "build", "toward": "Riverton"})
     line = " ".join(FRONTEND.describe_events(events, NAMES))
     assert "to Riverton (F11)" in line and "from " in line
 

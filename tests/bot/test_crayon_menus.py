@@ -15,7 +15,7 @@ from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 from games.crayon_rails.routing import network
-from tests.games.crayon_rails.situations import play_state, pool_card, track
+from tests.games.crayon_rails.situations import land_path, play_state, pool_card, track
 from tests.games.crayon_rails.test_turns import new_game
 
 
@@ -133,4 +133,41 @@ def test_random_turns_by_menus_alone_are_always_accepted():
             state, _ = press(state, player, token, step)
         except IllegalMove as refusal:
             raise AssertionError(f"{token} was offered to {player} but refused: {refusal}") from None
-    assert state.round > 1
+    assert state.round > 1 or state.phase == "over", "the menus carried the game on"
+
+
+def test_move_menu_offers_each_leg_with_its_distance_and_fee():
+    state = play_state(alice={"track": track("I2", "I3", "H4"), "at": "I2"},
+                       bob={"track": track("H4", "H5", "G6", "G7", "F8", "F9", "E10", "F11")})
+    components = FRONTEND.components(GAME.view(state, None), legal_of(state))
+    check_limits(components)
+    labels = {o.token: o.label for o in next(c for c in components if c.key == "move").options}
+    assert labels["mv.F11"] == "Riverton (F11): 9 mileposts, fee 4"
+    assert labels["mv.I3"] == "I3: 1 milepost"
+    pressed, _ = press(state, "alice", "mv.F11")
+    assert pressed.player("alice").at == "F11" and pressed.player("alice").cash == 46
+
+
+def test_a_big_network_groups_the_mileposts_by_distance_and_every_choice_is_accepted():
+    """More destinations than a menu holds: the cities, then one entry per band of mileposts."""
+    state = play_state(alice={"track": track(*land_path("C8", "I2")) + track(*land_path("C8", "M15"))
+                              + track(*land_path("I2", "W7")) + track(*land_path("C8", "E14")), "at": "C8"},
+                       allowance=12)
+    view, legal = GAME.view(state, None), legal_of(state)
+    reach = {a["path"][-1] for a in legal["alice"] if a["type"] == "move" and "path" in a}
+    assert len(reach) > MAX_OPTIONS
+    components = FRONTEND.components(view, legal)
+    check_limits(components)
+    menu = next(c for c in components if c.key == "move")
+    tokens = [o.token for o in menu.options]
+    bands = [t for t in tokens if t.startswith("mvb.")]
+    assert bands and tokens.index(bands[0]) == len(tokens) - len(bands), "the cities come first"
+    offered = {t.removeprefix("mv.") for t in tokens if t.startswith("mv.")}
+    for band in bands:
+        step = FRONTEND.expand(band, view, "alice", legal)
+        check_limits(step.components)
+        offered |= {o.token.removeprefix("mv.") for c in step.components for o in c.options}
+        for option in step.components[0].options[:2]:
+            moved, _ = press(state, "alice", option.token)
+            assert moved.player("alice").at == option.token.removeprefix("mv.")
+    assert reach <= offered, "every milepost in reach is one choice away"

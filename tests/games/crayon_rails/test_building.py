@@ -92,7 +92,7 @@ def test_upgrade_costs_twenty_and_replaces_building():
 
 def test_build_toward_a_city_uses_the_cheapest_affordable_track():
     state = play_state(alice={"track": track("F9", "G9")})
-    _, events = act(state, "alice", {"type": "build", "to": "Dunmore"})
+    _, events = act(state, "alice", {"type": "build", "toward": "Dunmore"})
     assert events[-1]["path"] == ["G9", "H9"] and events[-1]["cost"] == 3
 
 

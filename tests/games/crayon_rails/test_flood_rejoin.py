@@ -30,8 +30,8 @@ def test_the_cut_off_major_is_a_goal_and_building_to_it_rejoins_the_pieces():
     assert "Eastbay" in goal_cities(state, "alice")
     found = cheapest_build_path(state, "alice", "W7", budget=20)
     assert found is not None and len(found.path) >= 2 and found.cost > 0
-    assert {"type": "build", "to": "Eastbay"} in GAME.legal_actions(state, "alice")
-    new, events = act(state, "alice", {"type": "build", "to": "Eastbay"})
+    assert {"type": "build", "toward": "Eastbay"} in GAME.legal_actions(state, "alice")
+    new, events = act(state, "alice", {"type": "build", "toward": "Eastbay"})
     assert events[-1]["type"] == "built"
     assert len(pieces(new.player("alice"))) == 1 and majors_joined(new.player("alice")) == 4
 
@@ -39,7 +39,7 @@ def test_the_cut_off_major_is_a_goal_and_building_to_it_rejoins_the_pieces():
 def test_the_ai_plans_to_rejoin_its_cut_off_track():
     state = flooded_network()
     action = choose_action(GAME, GAME.view(state, "alice"), "alice", SeededRandomness(3), iterations=1)
-    assert action == {"type": "build", "to": "Eastbay"}
+    assert action == {"type": "build", "toward": "Eastbay"}
     new, _ = act(state, "alice", action)
     assert majors_joined(new.player("alice")) == 4
 

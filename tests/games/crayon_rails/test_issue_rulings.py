@@ -56,7 +56,7 @@ def test_build_to_every_major_succeeds_at_the_cheapest_cost(own, major):
     cheapest = independent_cost(sources, target, set())
     found = cheapest_build_path(state, "alice", target, budget=10_000)
     assert found is not None and found.path[-1] == target and found.cost == cheapest
-    new, events = act(state, "alice", {"type": "build", "to": major})
+    new, events = act(state, "alice", {"type": "build", "toward": major})
     built = events[-1]
     assert built["type"] == "built" and len(built["path"]) >= 2
     if cheapest <= 20:
@@ -79,7 +79,8 @@ def test_build_search_matches_an_independent_search_for_any_milepost(target):
     if target in own:
         assert found is not None and found.cost == 0
         return
-    sources = own
+    majors = {c.at for c in board().majors}
+    sources = own if target in majors else own | majors  # track starts at a major city or on her own
     taken = set(state.player("bob").track)
     try:
         cheapest = independent_cost(sources, target, taken)
@@ -143,6 +144,6 @@ def test_a_flood_in_the_second_turn_takes_away_a_qualification_only_before_it_is
 def test_build_to_refusals_name_the_city_and_say_why():
     state = play_state(alice={"track": track("C8", "D8", "E8")}, built=20)
     with pytest.raises(IllegalMove, match=r"toward Northgate \(I2\) can be built now: this turn's building money"):
-        act(state, "alice", {"type": "build", "to": "Northgate"})
+        act(state, "alice", {"type": "build", "toward": "Northgate"})
     with pytest.raises(IllegalMove, match=r"Westholm \(C8\) is already on your track"):
-        act(play_state(alice={"track": track("C8", "D8", "E8")}), "alice", {"type": "build", "to": "Westholm"})
+        act(play_state(alice={"track": track("C8", "D8", "E8")}), "alice", {"type": "build", "toward": "Westholm"})

@@ -55,7 +55,7 @@ def test_two_initial_build_rounds_in_snake_order_then_seat_one_moves_first():
         order.append((player, state.round))
         with pytest.raises(IllegalMove, match="Trains do not run"):
             act(state, player, {"type": "start", "city": "Westholm"})
-        state, _ = act(state, player, {"type": "build", "to": target})
+        state, _ = act(state, player, {"type": "build", "toward": target})
         state, _ = act(state, player, {"type": "end_turn"})
     assert order == [("alice", 1), ("bob", 1), ("bob", 2), ("alice", 2)]
     assert state.phase == "play" and GAME.to_act(state) == ["alice"] and state.round == 1

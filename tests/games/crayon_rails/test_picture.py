@@ -1,0 +1,67 @@
+"""The Crayon Rails table picture: the result banner at the end (issue 21, item 3) and city names a
+phone can read on the whole map (item 8)."""
+
+import io
+import itertools
+
+from PIL import Image
+
+from bot.frontends.crayon_rails import FRONTEND
+from bot.render.canvas import BANNER
+from bot.render.crayon_rails import OVERVIEW, WIDTH, overview_label_places, result_banner
+from games.crayon_rails.engine import GAME
+from games.crayon_rails.mapdata import board
+
+from .situations import act
+from .test_turns import qualified_state
+
+NAMES = {"alice": "Alice", "bob": "Bob"}
+PHONE = 400
+
+
+def picture(view: dict) -> Image.Image:
+    image = Image.open(io.BytesIO(FRONTEND.draw_board(view, NAMES)))
+    image.load()
+    return image
+
+
+def gold(image: Image.Image) -> int:
+    return sum(count for count, colour in image.convert("RGB").getcolors(1 << 20) if colour == BANNER)
+
+
+def test_the_final_picture_names_the_winner_on_the_gold_banner():
+    state, _ = act(qualified_state(), "alice", {"type": "end_turn"})
+    assert gold(picture(GAME.view(state, None))) == 0, "no banner while the round is finished"
+    over, _ = act(state, "bob", {"type": "end_turn"})
+    view = GAME.view(over, None)
+    assert gold(picture(view)) > 0.5 * WIDTH * 80, "a gold band across the picture"
+    headline, scores = result_banner(view, NAMES)
+    assert headline == "Alice wins with $120M!"
+    assert scores == [("Alice", "$120M", scores[0][2]), ("Bob", "$50M", scores[1][2])]
+    assert scores[0][2] != scores[1][2], "each player's score in his colour"
+
+
+def test_a_shared_victory_names_both_players():
+    state = qualified_state()
+    state.player("bob").track = list(state.player("alice").track)
+    state.player("bob").cash = 120
+    state, _ = act(state, "alice", {"type": "end_turn"})
+    over, _ = act(state, "bob", {"type": "end_turn"})
+    headline, _ = result_banner(GAME.view(over, None), NAMES)
+    assert "Alice" in headline and "Bob" in headline and "$120M" in headline
+
+
+def test_overview_city_names_are_phone_sized_and_never_overlap():
+    labels = overview_label_places(OVERVIEW)
+    names = [label for label in labels if label.text in board().cities]
+    assert sorted(label.text for label in names) == sorted(board().cities)
+    for label in names:
+        height = label.box[3] - label.box[1]
+        assert height * PHONE / WIDTH >= 10, f"{label.text} is {height * PHONE / WIDTH:.1f} px high on a phone"
+    width, height = OVERVIEW.size
+    for label in labels:
+        left, top, right, bottom = label.box
+        assert min(left, top) >= 0 and right <= width and bottom <= height, label.text
+    for first, second in itertools.combinations(labels, 2):
+        a, b = first.box, second.box
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (first.text, second.text)
