@@ -12,7 +12,8 @@ The checks, on every press:
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
 - no slash command is used once the game has begun.
 
-Undo is pressed now and then (`UNDO_SHARE` of the times it is drawn), so the games still end.
+The table's Undo is left alone unless `undo_share` is set: then a step presses a shown Undo (for
+whoever drew it, refused for all but its player) with that probability, so games still end.
 """
 
 from __future__ import annotations
@@ -31,9 +32,6 @@ from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
 NOT_YOURS = re.compile(r"^(That is for .+ to use, not you\.|You are not playing in this game: that is for .+)")
-UNDO_SHARE = 0.1
-"""How often a drawn Undo is really pressed: each move offers one, and pressing it every time would
-make a game take back about as many moves as it makes."""
 Fill = Callable[[random.Random, dict[str, Any]], dict[str, str]]
 
 
@@ -61,6 +59,7 @@ class RandomPlay:
     users: list[FakeUser]
     rng: random.Random
     fill: Fill = fill_numbers
+    undo_share: float = 0.0
     panels: dict[int, list[FakeMessage]] = field(default_factory=dict)
     presses: int = 0
     refusals: int = 0
@@ -131,10 +130,13 @@ class RandomPlay:
     async def step(self) -> None:
         offers = self.offers()
         assert offers, "the game is running but nobody has anything to press"
-        offer = self.rng.choice(offers)
-        others = [o for o in offers if not o.component["custom_id"].startswith("parlor:undo:")]
-        if others and offer not in others and self.rng.random() >= UNDO_SHARE:
-            offer = self.rng.choice(others)
+        undos = [o for o in offers if o.component["custom_id"].startswith("parlor:undo:")]
+        offers = [o for o in offers if o not in undos] or undos
+        if undos and self.undo_share and self.rng.random() < self.undo_share:
+            offer = self.rng.choice(undos)
+            self.kinds["undo"] = self.kinds.get("undo", 0) + 1
+        else:
+            offer = self.rng.choice(offers)
         before = self.signature()
         result = await self.press(offer)
         self.presses += 1
