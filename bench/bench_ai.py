@@ -18,6 +18,9 @@ Last measured (2026-11-22, ITERATIONS below; move ms p95 on a shared 2-core mach
   crayon-rails      vs random  200 games  95.5%  95% CI [91.7%, 97.6%]  draws/unfinished 9  p95 38 ms
   crayon-rails      vs greedy  200 games  91.0%  95% CI [86.2%, 94.2%]  draws/unfinished 8  p95 39 ms
 Crayon Rails games are long (MAX_STEPS): 200 of them take about 35 minutes.
+Crayon Rails after whole-leg moves (issue 21; 2026-11-25, 40 games a pairing, shared machine):
+  crayon-rails      vs random   40 games 100.0%  95% CI [91.2%, 100%]  draws/unfinished 0  p95 28 ms
+  crayon-rails      vs greedy   40 games  95.0%  95% CI [83.5%, 98.6%]  draws/unfinished 1  p95 39 ms
 """
 
 from __future__ import annotations

@@ -151,6 +151,10 @@ def map_layer(style: MapStyle) -> Image.Image:
             draw.polygon([(x, y - size), (x - size, y + size * 0.7), (x + size, y + size * 0.7)],
                          fill=PEAK[terrain])
     _draw_cities(draw, style)
+    if not style.detailed:
+        for label in overview_label_places(style):
+            draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
+                      stroke_width=2, stroke_fill=LABEL_HALO)
     _draw_rivers(draw, style)
     if not style.detailed:
         small = font(11)
@@ -246,17 +250,16 @@ def overview_label_places(style: MapStyle) -> tuple[Label, ...]:
 
 @cache
 def overview_labels(style: MapStyle) -> tuple[Image.Image, Image.Image]:
-    """The whole map's city labels as a palette image and its mask, pasted over the track so no
-    track hides a name; a river crossing a label had to cover is drawn again over it."""
+    """The letters of the whole map's city labels (the map layer has them with their halo), as a
+    palette image and its mask pasted over the track: track still shows between the letters, but
+    never hides one. A river crossing a label covers is drawn again over it."""
     image = Image.new("RGB", style.size, LABEL_HALO)
     mask = Image.new("L", style.size, 0)
     draw, masking = ImageDraw.Draw(image), ImageDraw.Draw(mask)
     labels = overview_label_places(style)
     for label in labels:
-        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
-                  stroke_width=2, stroke_fill=LABEL_HALO)
-        masking.text(label.xy, label.text, font=font(label.size), fill=255, anchor=label.anchor,
-                     stroke_width=2, stroke_fill=255)
+        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor)
+        masking.text(label.xy, label.text, font=font(label.size), fill=255, anchor=label.anchor)
     width = max(3, style.spacing // 8)
     for sections in board().rivers.values():
         for a, b in sections:
@@ -264,7 +267,7 @@ def overview_labels(style: MapStyle) -> tuple[Image.Image, Image.Image]:
             if any(_overlap(_box(*stroke), label.box) for label in labels):
                 draw.line(stroke, fill=RIVER, width=width)
                 masking.line(stroke, fill=255, width=width)
-    return to_palette(image), mask.point(lambda level: 255 if level > 96 else 0).convert("1")
+    return to_palette(image), mask.point(lambda level: 255 if level > 128 else 0).convert("1")
 
 
 def _box(*points: tuple[float, float]) -> tuple[float, ...]:
