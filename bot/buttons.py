@@ -90,7 +90,30 @@ class TableButton(VerbButton, template=r"parlor:table:(?P<session>[0-9]+):(?P<ve
         await press_table_button(interaction, self.session_id, self.verb)
 
 
-PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton]
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"parlor:undo:(?P<session>[0-9]+):(?P<version>[0-9]+)"):
+    """Undo on a running game's table: takes back the latest move for the one player who may (games.undo).
+
+    Shown only while someone may; the host refuses anyone else, and a press from an earlier version."""
+
+    def __init__(self, session_id: int, version: int, *, label: str = "Undo") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"parlor:undo:{session_id}:{version}"))
+        self.session_id = session_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> UndoButton:
+        return cls(int(match["session"]), int(match["version"]), label=item.label or "Undo")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.presses import press_undo
+
+        await press_undo(interaction, self.session_id, self.version)
+
+
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton]
 """Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}

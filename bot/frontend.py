@@ -51,6 +51,19 @@ def display_name(names: Names, player_id: str) -> str:
     return names.get(player_id, player_id)
 
 
+def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
+    """The lines a table tells for `events`: an undo (games.undo) the same way in every game, the rest
+    as the game's frontend tells them. An undo names the move's kind only, never what it moved."""
+    lines: list[str] = []
+    for event in events:
+        if event.get("type") == "undone":
+            what = str(event.get("action", "move")).replace("_", " ")
+            lines.append(f"{display_name(names, event['player'])} took back move {event['move']} ({what}).")
+        else:
+            lines.extend(frontend.describe_events([event], names))
+    return lines
+
+
 MAX_OPTIONS = 25
 MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5

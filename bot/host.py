@@ -41,7 +41,8 @@ from games.core import (
     UnknownGame,
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
-from games.record import replay_log, with_names
+from games.record import replay_log, replay_timeline, with_names
+from games.undo import UNDO_ACTION, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -130,6 +131,8 @@ class Host:
         self._periods: dict[str | None, Periods] = {}
         self._last_seq: dict[int, int] = {}
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
+        self._undoers: dict[int, tuple[int, str | None]] = {}
+        """Per session in `_records`: (version, the player who may take back the latest move then)."""
 
     # -- lookups -------------------------------------------------------------
 
@@ -150,12 +153,14 @@ class Host:
         while len(self._records) > STATE_CACHE_SIZE:
             evicted, _ = self._records.popitem(last=False)
             self._last_seq.pop(evicted, None)
+            self._undoers.pop(evicted, None)
         return session
 
     def _forget(self, session_id: int) -> None:
         self._records.pop(session_id, None)
         self._legal.pop(session_id, None)
         self._last_seq.pop(session_id, None)
+        self._undoers.pop(session_id, None)
         self._states.pop(session_id, None)
 
     async def current(self, session_id: int) -> SessionRecord:
@@ -507,6 +512,8 @@ class Host:
         self._remember(updated, new_state)
         if session_id in self._last_seq:
             self._last_seq[session_id] += 1
+        stands = why_it_stands(game, session.player_ids, state, new_state, bool(rng.rolls or rng.shuffles))
+        self._undoers[session_id] = (updated.version, None if stands else player)
         self._scheduled(wait)
         self.changed(updated)
         return MoveOutcome(
@@ -555,6 +562,70 @@ class Host:
             raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
         if expected_version is not None and expected_version != session.version:
             raise UserError(STALE_BUTTON)
+
+    # -- taking a move back (games.undo) ----------------------------------------
+
+    async def undo(self, session_id: int, player: str, expected_version: int | None = None) -> MoveOutcome:
+        """Take back `player`'s latest move, if games.undo allows it: logged as an entry of its own.
+
+        The state before the move comes from replaying the log (an undo is rare; a move needs no replay).
+        """
+        async with self._lock(session_id):
+            session = await self.session(session_id)
+            game = get_game(session.slug)
+            self._require_playable(session, game, expected_version)
+            if player not in session.player_ids:
+                raise UserError("You are not playing in this game.")
+            self._require_seat_player(session, player, by_ai=False)
+            timeline = await self._timeline(session)
+            state = timeline.state
+            try:
+                events = timeline.undo(player)
+            except IllegalMove as refusal:
+                raise UserError(self.humanize(session, refusal.message)) from None
+            restored, to_act = timeline.state, game.to_act(timeline.state)
+            wait = await self._wait_plan(session, to_act, player)
+            try:
+                updated = await self.store.record_move(
+                    session, player=player, action=dict(UNDO_ACTION), outcomes={"rolls": [], "shuffles": []},
+                    now=self.clock(), timers=wait.timers, state=restored.model_dump_json(),
+                    turn_events=turn_events(session, game.to_act(state), to_act, events),
+                    waiting_since=wait.waiting_since)
+            except StaleVersion:
+                self._forget(session_id)
+                raise UserError("Someone else moved at the same moment. Look at the table and try again.") from None
+            log.debug("session %s: undo by %s committed as version %s", session_id, player, updated.version)
+            self._remember(updated, restored)
+            self._last_seq[session_id] = timeline.seq
+            self._undoers[session_id] = (updated.version, timeline.undoer)
+            self._scheduled(wait)
+            self.changed(updated)
+            return MoveOutcome(
+                session=updated, events=events, public_view=game.view(restored, None),
+                views_before={p: game.view(state, p) for p in session.player_ids},
+                views_after={p: game.view(restored, p) for p in session.player_ids},
+                legal=self.legal_by_player(updated))
+
+    async def undoer(self, session: SessionRecord) -> str | None:
+        """The person who may take back the latest move of a running game now (never the AI), if anyone."""
+        if session.status != "active" or session.setup_outcomes is None:
+            return None
+        cached = self._undoers.get(session.id)
+        if cached is None or cached[0] != session.version:
+            cached = (session.version, (await self._timeline(session)).undoer)
+            if session.id in self._records:
+                self._undoers[session.id] = cached
+        seat = next((seat for seat in session.players if seat.id == cached[1]), None)
+        return None if seat is None or seat.ai or seat.stand_in else seat.id
+
+    async def _timeline(self, session: SessionRecord) -> Timeline:
+        """The game replayed from its log, with what an undo may take back (games.undo)."""
+        moves = await self.store.moves(session.id)
+        steps = replay_timeline(get_game(session.slug), session.player_ids, session.options,
+                                session.setup_outcomes or {}, ((m.player, m.action, m.outcomes) for m in moves))
+        for timeline, _ in steps:  # noqa: B007 (the timeline after the last entry is returned)
+            pass
+        return timeline
 
     # -- waiting on players -----------------------------------------------------
 

@@ -21,7 +21,7 @@ import discord
 from bot.actions import Done, guarded, host_of, play, pressed_session
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, step_key
+from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, narrate, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import image_names, text_names
@@ -119,6 +119,23 @@ async def press_button(interaction: discord.Interaction, session_id: int, versio
     async def work() -> Done:
         pressed = await check_press(interaction, session_id, version, token, ActionButton)
         return await _step_or_act(interaction, pressed, version, [token])
+
+    await play(interaction, work)
+
+
+async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
+    """Undo on the table (bot.buttons.UndoButton): for the one player who may take his move back now;
+    anyone else is told whose it is, like any component meant for someone else."""
+
+    async def work() -> MoveOutcome:
+        host = host_of(interaction)
+        session = await pressed_session(interaction, session_id)
+        player = str(interaction.user.id)
+        await host.require_current(session, version, player)
+        undoer = await host.undoer(session)
+        if player != undoer:
+            raise UserError(not_yours(session, (undoer,) if undoer else (), player))
+        return await host.undo(session.id, player, expected_version=version)
 
     await play(interaction, work)
 
@@ -251,7 +268,7 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
 
 def _done(outcome: MoveOutcome) -> str:
     """What a move made from a private reply did, in the table's words, for that reply."""
-    lines = frontend_for(outcome.session.slug).describe_events(list(outcome.events), text_names(outcome.session))
+    lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), text_names(outcome.session))
     return "\n".join(lines)[:2000] or "Done: see the table."
 
 

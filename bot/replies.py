@@ -6,15 +6,17 @@ what reaches a channel is exactly what the public view allows.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.ai_seats import ai_name, is_ai_id
-from bot.buttons import LobbyButton, TableButton
-from bot.components import component_view
+from bot.buttons import LobbyButton, TableButton, UndoButton
+from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
+from bot.frontend import narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
@@ -83,7 +85,7 @@ def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, s
     if any(event.get("type") == "began" for event in events):
         lines.append(f"The game begins: {', '.join(mention(p) for p in session.player_ids)}.")
     told = [event for event in events if event.get("type") != "began"]
-    return [*lines, *(line for line in frontend.describe_events(told, names) if line)]
+    return [*lines, *(line for line in narrate(frontend, told, names) if line)]
 
 
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
@@ -102,13 +104,17 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
 
 
 def board_components(session: SessionRecord, public_view: dict,
-                     legal: Mapping[str, list[dict]] | None = None) -> discord.ui.View:
+                     legal: Mapping[str, list[dict]] | None = None, undoer: str | None = None) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
-    runs, drawn from every player's `legal` actions; Rematch and New game once it has finished;
-    nothing once abandoned."""
+    runs, drawn from every player's `legal` actions, and Undo (named for `undoer`) while someone may
+    take his move back; Rematch and New game once it has finished; nothing once abandoned."""
     components = (frontend_for(session.slug).components(public_view, legal or {})
                   if session.status == "active" else [])
     view = component_view(session.slug, session.id, session.version, components, image_names(session))
+    if undoer is not None and session.status == "active":
+        with contextlib.suppress(ValueError):  # every row full: `/game undo` still works
+            view.add_item(UndoButton(session.id, session.version,
+                                     label=f"Undo ({image_names(session).get(undoer, undoer)})"[:LABEL_MAX]))
     if session.status == "finished":
         view.add_item(TableButton(session.id, "rematch"))
         view.add_item(TableButton(session.id, "new"))
@@ -125,7 +131,8 @@ def board_content(session: SessionRecord, public_view: dict) -> str | None:
 
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                   headline: str | None = None, *, png: bytes, ping: Sequence[str] = (),
-                  with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None) -> dict:
+                  with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
+                  undoer: str | None = None) -> dict:
     """Keyword arguments for sending the board: embed, picture, items for the next step.
 
     Only the players in `ping` are notified; every other mention in the text shows a name and
@@ -135,7 +142,8 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
         "content": board_content(session, public_view),
         "embed": board_embed(session, public_view, events, headline),
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
-        "view": board_components(session, public_view, legal) if with_buttons else discord.ui.View(timeout=None),
+        "view": (board_components(session, public_view, legal, undoer) if with_buttons
+                 else discord.ui.View(timeout=None)),
         "allowed_mentions": _mentions(ping),
     }
 
@@ -191,7 +199,7 @@ def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict
     names = image_names(session)
     lines = []
     for move, events in moves:
-        told = " ".join(frontend.describe_events(events, names)) or f"{session.name_of(move.player)} moved."
+        told = " ".join(narrate(frontend, events, names)) or f"{session.name_of(move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     text = "\n".join(lines)
     while len(text) > 1900:

@@ -102,7 +102,7 @@ class Tables:
         png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                   session.turn_events)
         return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                             legal=self.host.legal_by_player(session))
+                             legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).

@@ -101,6 +101,16 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
 
         await play(interaction, work)
 
+    @app_commands.command(name="undo", description="Take back your last move, if nothing random or hidden was seen")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def work() -> MoveOutcome:
+            host = host_of(interaction)
+            session = await host.open_session(str(interaction.channel_id))
+            return await host.undo(session.id, str(interaction.user.id))
+
+        await play(interaction, work)
+
     @app_commands.command(name="join", description="Join the lobby in this channel")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:

@@ -28,6 +28,8 @@ Rulings where the rules file is silent, written down here so a reader finds them
   end a game that never finishes.
 - The pawn that "arrived last" is the pawn whose move completed the set of five: a pawn on the goal
   row can only move sideways along it (forward leaves the board, sideways hops there are banned).
+- Undo (games.undo): every move draws no chance and hides nothing, so a placement, a step, a
+  jump or a call may be taken back by its player while the other has not acted since.
 """
 
 from __future__ import annotations

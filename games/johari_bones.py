@@ -21,6 +21,13 @@ Rulings where that file is silent:
   player could look like a hidden bone. `options` are ignored: the game has none.
 - After the tenth hand is scored the phase is `over`, the last hand stays revealed and
   `hand` stays 10; the winners are all players with the highest total.
+- Undo (games.undo): a move that shows anyone a bone he did not see before stands. So a draw
+  stands (the drawer sees the pile's top bone), and so does a placing face up, a placing face
+  out or an in-out swap at a table of three or four (the others see a new bone), and the
+  hand's last turn (everything is revealed); an up swap, a placing face in, a placing face
+  out or an in-out swap between two players, and a box chosen while others still choose may
+  be taken back. The box that completes the hand's scoring deals the next hand (a shuffle),
+  so it stands.
 """
 
 from __future__ import annotations
@@ -234,6 +241,12 @@ class JohariBones:
             scorecard={owner: dict(card) for owner, card in view["scorecard"].items()},
             scored=[p for p in players if p not in view["to_act"]] if phase in ("scoring", "over") else [],
         )
+
+    @staticmethod
+    def hidden_items_shown(view: dict) -> set[str]:
+        """The bones a view shows (games.undo: a move that shows anyone a new bone stands)."""
+        shown = {entry[position] for entry in view["players"] for position in POSITIONS if entry[position]}
+        return shown | ({view["drawn"]} if view["drawn"] else set())
 
     def result(self, state: State) -> dict | None:
         if state.phase != "over":

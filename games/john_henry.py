@@ -16,6 +16,8 @@ Rules and data: rules/john-henry.md. Rulings where that file is silent:
 - A player id may not be "dead", which the view reserves for John Henry's grave, and the two
   ids must differ. `options` are ignored: the game has none.
 - Events, in order: the dice, what happened to John Henry, the move, the win.
+- Undo (games.undo): only `stop` may be taken back (by its player, before anyone else acts);
+  every `roll` rolls dice, so it stands.
 """
 
 from __future__ import annotations

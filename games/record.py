@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import Game, ScriptedRandomness
+from games.undo import Timeline
 
 RECORD_FORMAT = "parlor-game-record/1"
 END_REASONS = ("played out", "abandoned", "timeout")
@@ -76,13 +77,22 @@ def with_names(text: str, names: dict[str, str]) -> str:
 def replay_log(game: Game, players: Sequence[str], options: Mapping[str, Any] | None,
                setup: Mapping[str, Any], moves: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]],
                ) -> Iterator[tuple[Any, list[dict]]]:
-    """Replay a move log with its logged outcomes: the state after the setup (no events), then after each move.
+    """Replay a move log with its logged outcomes: the state after the setup (no events), then after each entry.
 
-    `moves` are (player, action, outcomes) in order. This trusts the log (the audit of a game the
-    bot itself played); `games.verify` is the check that trusts only the seed.
+    `moves` are (player, action, outcomes) in order; an undo entry (games.undo) restores the state
+    from before the move it takes back. This trusts the log (the audit of a game the bot itself
+    played); `games.verify` is the check that trusts only the seed.
     """
-    state = game.new_game(players, ScriptedRandomness(**setup), options or None)
-    yield state, []
+    for timeline, events in replay_timeline(game, players, options, setup, moves):
+        yield timeline.state, events
+
+
+def replay_timeline(game: Game, players: Sequence[str], options: Mapping[str, Any] | None,
+                    setup: Mapping[str, Any], moves: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]],
+                    ) -> Iterator[tuple[Timeline, list[dict]]]:
+    """`replay_log` with the `Timeline` itself after each entry: what an undo may take back then."""
+    timeline = Timeline(game, players, game.new_game(players, ScriptedRandomness(**setup), options or None))
+    yield timeline, []
     for player, action, outcomes in moves:
-        state, events = game.apply(state, player, dict(action), ScriptedRandomness(**outcomes))
-        yield state, events
+        events = timeline.step(player, dict(action), ScriptedRandomness(**outcomes))
+        yield timeline, events

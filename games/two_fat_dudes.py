@@ -21,6 +21,8 @@ Rulings where the rules file is silent:
   a player (or the AI) knows who rolled into an encounter and who rolls after it.
 - Events carry ids and numbers only; an `offered`/`countered` event names payer and payee so a
   front end can say who pays whom.
+- Undo (games.undo): an offer, a counter, an answer to an offer, a pass or an edge choice may be
+  taken back by its player before the other acts; a roll (the roll-off, a move) stands.
 """
 
 from __future__ import annotations

@@ -45,6 +45,11 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
   and that stands for the rest of the round, whatever happens in the other player's turn (a
   Flood erasing his track). At the end of the round's last turn (seat 1) the qualified players
   with the most cash win; so when seat 0 qualifies, seat 1 always finishes the round.
+- Undo (games.undo): a build, an upgrade, a start, a move, a pickup or a drop, and a lock or a
+  delivery that turned up no card, may be taken back by its player before anyone else acts. A
+  step that turns up a card from the deck (a delivery or lock refilling the pool, an event)
+  stands, as does anything that shuffled (a pitch, a reshuffle). The deck's order was fixed by an
+  earlier shuffle, so drawing uses no chance, but the card drawn has been seen.
 """
 
 from __future__ import annotations
@@ -114,6 +119,11 @@ class CrayonRails:
 
     def state_from_json(self, data: str) -> State:
         return State.model_validate_json(data)
+
+    @staticmethod
+    def hidden_items_shown(view: dict) -> set[str]:
+        """The cards turned up from the face-down deck so far, by the order they came (games.undo)."""
+        return {f"card turned up {number}" for number in range(len(deck()) - view["deck"])}
 
 
 def _needs_one_place(path: list[str] | None, *destinations: str | None) -> None:

@@ -12,7 +12,10 @@ when the file is not a readable record.
 builds its registry. Rulings: a step must use exactly the outcomes it recorded (one more or one fewer is a
 disagreement); a game that ended "played out" must be over by the rules after its last move with
 the recorded result, while an abandoned or claimed game must still have been running (its
-recorded result, for a claim, comes from the turn clock, not from the rules).
+recorded result, for a claim, comes from the turn clock, not from the rules). An undo entry
+(games.undo) is a step of its own: it takes its sequence number, uses no outcome, must be one the
+rules of undoing allow (else "the rules refuse it"), and restores the state from before the move
+it takes back.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import games
 from games.core import IllegalMove, RecordingRandomness
 from games.dice import SETUP_SEQ, DiceRandomness, commitment
 from games.record import GameRecord, Outcomes, RecordedMove, with_names
+from games.undo import Timeline
 
 MAX_MOVES = 100_000
 """A bound on the work one record may ask for (a real game has a few hundred moves)."""
@@ -120,7 +124,7 @@ def verify(record: GameRecord) -> Verdict:
 
     rng = RecordingRandomness(DiceRandomness(record.seed, SETUP_SEQ))
     try:
-        state = game.new_game(record.player_ids, rng, record.options or None)
+        timeline = Timeline(game, record.player_ids, game.new_game(record.player_ids, rng, record.options or None))
     except IllegalMove as refusal:
         return fail(SETUP_SEQ, setup_name, f"the engine refuses the setup: {refusal.message}")
     if problem := compare_outcomes(record.setup, rng.outcomes):
@@ -132,7 +136,7 @@ def verify(record: GameRecord) -> Verdict:
             return fail(move.seq, where, f"its sequence number should be {expected_seq}")
         rng = RecordingRandomness(DiceRandomness(record.seed, move.seq))
         try:
-            state, events = game.apply(state, move.player, move.action, rng)
+            events = timeline.step(move.player, move.action, rng)
         except IllegalMove as refusal:
             return fail(move.seq, where, f"the rules refuse it: {refusal.message}")
         except (RuntimeError, ValueError) as error:
@@ -142,7 +146,7 @@ def verify(record: GameRecord) -> Verdict:
         if events != move.events:
             return fail(move.seq, where, f"the record says it did {_first_difference(move.events, events)}")
 
-    final = game.result(state)
+    final = game.result(timeline.state)
     last = step_name(record, len(record.moves), record.moves[-1]) if record.moves else setup_name
     if record.end == "played out":
         if final is None:

@@ -11,6 +11,9 @@ The checks, on every press:
   (`bot.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
 - no slash command is used once the game has begun.
+
+The table's Undo is left alone unless `undo_share` is set: then a step presses a shown Undo (for
+whoever drew it, refused for all but its player) with that probability, so games still end.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class RandomPlay:
     users: list[FakeUser]
     rng: random.Random
     fill: Fill = fill_numbers
+    undo_share: float = 0.0
     panels: dict[int, list[FakeMessage]] = field(default_factory=dict)
     presses: int = 0
     refusals: int = 0
@@ -126,7 +130,13 @@ class RandomPlay:
     async def step(self) -> None:
         offers = self.offers()
         assert offers, "the game is running but nobody has anything to press"
-        offer = self.rng.choice(offers)
+        undos = [o for o in offers if o.component["custom_id"].startswith("parlor:undo:")]
+        offers = [o for o in offers if o not in undos] or undos
+        if undos and self.undo_share and self.rng.random() < self.undo_share:
+            offer = self.rng.choice(undos)
+            self.kinds["undo"] = self.kinds.get("undo", 0) + 1
+        else:
+            offer = self.rng.choice(offers)
         before = self.signature()
         result = await self.press(offer)
         self.presses += 1

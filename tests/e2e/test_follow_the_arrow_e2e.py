@@ -151,7 +151,8 @@ class Driver:
         pressed = await self.table.press(user, board, label)
         assert not pressed.ephemeral, pressed.response.content
         now = table_in(self.table.fake, self.table.channel)
-        assert now.buttons() == [], "the chance is answered: no Call Jump! is left to press"
+        assert [b["label"] for b in now.buttons()] == [f"Undo ({user.name})"], \
+            "the chance is answered: no Call Jump! is left to press, only the answer's Undo"
         if kind == "call_jump":
             assert "calls **Jump!**" in now.embed["description"]
             await self.try_line_move_when_forced(opponent)
@@ -275,7 +276,8 @@ async def test_illegal_commands_are_refused_privately_with_the_reason(fake_disco
     assert "Say which pawn" in await table.refused(black, "move", to="a2")
     assert "offered for pawn 2" in await table.refused(black, "move", pawn=1, to="2 b2")
     assert "/roll is not used" in await table.refused(black, "roll")
-    assert table.board().buttons() == [], "no Call Jump! before anyone has moved"
+    assert [b["label"] for b in table.board().buttons()] == [f"Undo ({red.name})"], \
+        "no Call Jump! before anyone has moved, only the last placement's Undo"
 
     assert await fake_discord.autocomplete(red, "move", channel=channel, focused="to") == [], "not red's turn"
     choices = await fake_discord.autocomplete(black, "move", channel=channel, focused="to", pawn=1)

@@ -19,12 +19,13 @@ from tests.fakediscord import FakeDiscord
 async def play(fake: FakeDiscord, bot: ParlorBot, slug: str, players: int, seed: int) -> RandomPlay:
     channel = fake.create_channel(f"{slug}-by-components")
     users = [fake.create_user(name) for name in ("alice", "bob", "carol", "dave")[:players]]
-    game = RandomPlay(fake, bot, channel, users, random.Random(seed))
+    game = RandomPlay(fake, bot, channel, users, random.Random(seed), undo_share=0.05)
     await game.open(slug)
     await game.play_to_the_end()
     session = await game.session()
     assert session.status == "finished" and session.end_reason == "played out"
     assert game.moves_seen > 0 and game.kinds.get("button", 0) + game.kinds.get("select", 0) > 0
+    assert slug not in ("follow-the-arrow", "johari-bones") or game.kinds.get("undo", 0) > 0, "Undo was pressed"
     return game
 
 

@@ -117,7 +117,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
 
     offered = await hallway.ok(await hallway.press(mover, "Offer 5"))
     assert f"{mover.mention} offers {other.mention} 5 points" in offered.embed["description"]
-    assert labels(offered) == ["Accept", "Decline", "Counter…"]
+    assert labels(offered) == ["Accept", "Decline", "Counter…", f"Undo ({mover.name})"], "an offer may be taken back"
     refused(await hallway.press(mover, "Accept", offered), mover, f"{other.name}'s decision")
     refused(await hallway.press(mover, "Counter…", offered), mover, f"That is for {other.name}")
 
@@ -163,7 +163,7 @@ async def test_a_declined_offer_gives_the_edge_choice_then_play_on_with_commands
 
     declined = await hallway.ok(await hallway.press(other, "Decline"))
     assert "No deal." in declined.embed["description"]
-    assert labels(declined) == ["Retreat", "Send back"]
+    assert labels(declined) == ["Retreat", "Send back", f"Undo ({other.name})"]
     refused(await hallway.press(bystander, "Send back"), bystander, "holds the Edge")
 
     sent = await hallway.ok(await hallway.press(holder, "Send back"))
