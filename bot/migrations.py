@@ -93,4 +93,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, player)
     );
     """,
+    # 6: the web pages (bot.web): each player's personal link generation; asking again revokes the older links
+    """
+    CREATE TABLE web_links (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        player TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (session_id, player)
+    );
+    """,
 ]

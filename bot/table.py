@@ -33,6 +33,7 @@ import contextlib
 import logging
 import re
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -86,6 +87,8 @@ class Tables:
         self.client = client
         self.host = host
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
+        """The game's public web page, for the table's **Watch on the web** link (bot.web; None: no link)."""
 
     def _lock(self, session_id: int) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -102,7 +105,8 @@ class Tables:
         png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                   session.turn_events)
         return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                             legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
+                             legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session),
+                             web_url=self.watch_url(session))
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).
