@@ -21,7 +21,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
-from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
+from bot.ratings import rating_keys, updated_ratings
+from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
 from bot.turn_clock import (
     Periods,
     WaitPlan,
@@ -29,7 +30,6 @@ from bot.turn_clock import (
     format_duration,
     no_wait,
     plan_wait,
-    timeout_result,
 )
 from games import get_game
 from games.core import (
@@ -41,7 +41,7 @@ from games.core import (
     UnknownGame,
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
-from games.record import replay_log, replay_timeline, with_names
+from games.record import replay_log, replay_timeline, timeout_result, with_names
 from games.undo import UNDO_ACTION, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
@@ -523,15 +523,18 @@ class Host:
                                    "turn_events": turn_events(session, game.to_act(state),
                                                               game.to_act(new_state) if result is None else [],
                                                               events)}
+        ratings: list[RatingChange] = []
         if result is not None:
             changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
+            ratings = await self._ratings_after(session, changes)
         wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
         changes["waiting_since"] = wait.waiting_since
         public_view, now = game.view(new_state, None), self.clock()
         self.committing(session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now}),
                         public_view)
         updated = await self.store.record_move(session, player=player, action=dict(action),
-                                               outcomes=rng.outcomes, now=now, timers=wait.timers, **changes)
+                                               outcomes=rng.outcomes, now=now, timers=wait.timers, ratings=ratings,
+                                               **changes)
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
@@ -653,6 +656,15 @@ class Host:
             pass
         return timeline
 
+    async def _ratings_after(self, session: SessionRecord, ending: Mapping[str, Any]) -> list[RatingChange]:
+        """What finishing `session` with `ending` (status, result) does to its players' ratings (bot.ratings),
+        from the ratings as committed now: written by the same transaction as the finishing move."""
+        finished = session.model_copy(update={key: ending[key] for key in ("status", "result", "end_reason")})
+        keys = rating_keys(finished)
+        if not keys or finished.guild_id is None:
+            return []
+        return updated_ratings(finished, await self.store.ratings(finished.guild_id, finished.slug, keys))
+
     # -- waiting on players -----------------------------------------------------
 
     async def periods_for(self, guild_id: str | None) -> Periods:
@@ -721,8 +733,9 @@ class Host:
         async with self._lock(session.id):
             session = await self.session(session.id)
             idle = await self._idle_past_clock(session, player, "claim")
-            return await self._write(session, status="finished", end_reason="timeout",
-                                     result={**timeout_result(session.player_ids, idle), **who_played(session)},
+            ending = {"status": "finished", "end_reason": "timeout",
+                      "result": {**timeout_result(session.player_ids, idle), **who_played(session)}}
+            return await self._write(session, **ending, ratings=await self._ratings_after(session, ending),
                                      waiting_since=None, timers=no_wait().timers)
 
     async def _idle_past_clock(self, session: SessionRecord, player: str, verb: str) -> list[str]:
@@ -779,8 +792,8 @@ class Host:
         async with self._lock(session.id):
             session = await self.session(session.id)
             idle = await self._idle_past_clock(session, player, "substitute")
-            players = [seat.model_copy(update={"stand_in": True,
-                                               "stand_ins": [*seat.stand_ins, [session.version + 1, -1]]})
+            first = await self.store.last_seq(session.id) + 1
+            players = [seat.model_copy(update={"stand_in": True, "stand_ins": [*seat.stand_ins, [first, -1]]})
                        if seat.id in idle else seat for seat in session.players]
             updated = await self._reseat(session, players, actor=player)
             return updated, idle
@@ -795,7 +808,7 @@ class Host:
             if seat is None or not seat.stand_in:
                 raise UserError("The AI is not playing for you in this game, so there is no seat to take back.")
             periods = [list(period) for period in seat.stand_ins]
-            periods[-1][1] = session.version
+            periods[-1][1] = await self.store.last_seq(session.id)
             players = [s.model_copy(update={"stand_in": False, "stand_ins": periods}) if s.id == player else s
                        for s in session.players]
             return await self._reseat(session, players, actor=player)
