@@ -22,9 +22,10 @@ from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.presses import declared
-from bot.replies import image_names, lobby_message, log_lines, narration, text_names, turn_line
+from bot.replies import image_names, lobby_message, narration, text_names, turn_line
 from bot.store import SessionRecord
 from bot.table import headline
+from bot.web.move_log import MoveLogs
 from games import get_game
 from games.core import IllegalMove
 
@@ -42,6 +43,7 @@ class Pages:
         self._boards: OrderedDict[tuple[int, int], bytes] = OrderedDict()
         self._private: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._reading: dict[int, asyncio.Future[SessionRecord]] = {}
+        self.logs = MoveLogs(host)
 
     async def fresh(self, session_id: int) -> SessionRecord:
         """The game as committed in the store (another process may have moved it); pages that wake
@@ -76,13 +78,12 @@ class Pages:
             return page
         view = self.host.public_view(session)
         frontend = frontend_for(session.slug)
-        moves = await self.host.narrated_moves(session)
         page.update(
             turn=_plain(turn_line(session, view), names),
             headline=_plain(headline(session) or "", names),
             narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
             text=_plain(frontend.describe_state(view, text_names(session)), names),
-            log=log_lines(session, moves),
+            log=await self.logs.lines(session),
         )
         return page
 

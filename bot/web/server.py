@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 15.0
 """A comment line on every idle stream this often, so proxies and browsers keep it open."""
+RETRY_SECONDS = 2.0
+"""How soon a stream reads its game again after the database failed to answer."""
 STATIC = ("parlor.css", "parlor.js")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
@@ -246,6 +248,7 @@ class WebServer:
         try:
             changed = True
             while not self._closing:
+                retry = False
                 if changed:
                     try:
                         data = json.dumps(await payload(), separators=(",", ":"))
@@ -255,12 +258,15 @@ class WebServer:
                     except UserError:
                         await response.write(_event("refused", json.dumps({"error": NO_GAME})))
                         break
+                    except StorageError:
+                        log.warning("could not read session %s for its web pages; trying again", session_id)
+                        data, retry = last, True
                     if data != last:
                         await response.write(_event("state", data))
                         last = data
                 else:
                     await response.write(b": still here\n\n")
-                changed = await listener.wait(HEARTBEAT_SECONDS)
+                changed = await listener.wait(RETRY_SECONDS if retry else HEARTBEAT_SECONDS) or retry
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
