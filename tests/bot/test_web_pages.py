@@ -1,17 +1,24 @@
-"""What the web pages are sent (bot.web.pages, bot.web.move_log), built from the host alone."""
+"""What the web pages are sent (bot.web.pages, bot.web.move_log) and what a press from one does
+(bot.web.play), built from the host alone."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
+
+import pytest
 
 from bot.replies import log_lines
 from bot.web.move_log import IN_A_WORKER_FROM, MoveLogs
 from bot.web.pages import Pages
+from bot.web.play import press
+from games import GAMES
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 BONE = re.compile(r"(?<![\w-])\d-\d(?![\w-])")
 POSITIONS = ("up", "down", "in", "out")
+MOVES = 40
 
 
 def bones(view: dict) -> set[str]:
@@ -76,3 +83,45 @@ async def test_a_johari_page_holds_its_players_bones_and_nobody_elses(host):
         assert set(BONE.findall(page)) <= own, "a page holds only bones its player may see"
         assert own - shown, "and he sees some the others don't"
         assert own - shown <= set(BONE.findall(page))
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+async def test_every_game_can_be_played_from_the_pages_choices_alone(host, slug):
+    """Each move is one of the choices a player's page offers (a menu option, a button, a step's choice,
+    Undo), sent through the page's press path; forms (typed answers) are left to the table's own tests."""
+    await host.open_lobby(guild_id="1", channel_id="30", slug=slug, creator=ALICE)
+    _, began = await host.join("30", BOB)
+    session = began.session if began is not None else (await host.begin("30", ALICE.id)).session
+    pages, chooser, shown = Pages(host), random.Random(slug), []
+
+    async def show(outcome) -> None:
+        shown.append(outcome.session.version)
+
+    for _ in range(MOVES):
+        session = await host.session(session.id)
+        if session.status != "active":
+            break
+        offers = []
+        for player in session.player_ids:
+            page = await pages.personal(session, player, "/b", "/v")
+            offers += [(player, choice) for choice in page["choices"] if choice["kind"] in ("button", "select", "undo")]
+        if not offers:
+            break
+        player, choice = chooser.choice(offers)
+        answer = await press_from_page(host, session, player, choice, chooser, show)
+        assert "done" in answer and answer["version"] == session.version + 1
+    assert shown, f"{slug}: at least one move was made from the pages"
+    undone = [move for move in await host.moves(session) if move.action.get("type") == "undo"]
+    assert slug == "john-henry" or undone, "a page's Undo takes a move back (John Henry's rolls all stand)"
+
+
+async def press_from_page(host, session, player, choice, chooser, show, depth: int = 0) -> dict:
+    body = {"version": session.version, "kind": choice["kind"], "key": choice["key"]}
+    if choice["kind"] == "select":
+        body["tokens"] = [chooser.choice(choice["options"])["token"]]
+    answer = await press(host, session, player, body, show)
+    if "step" in answer:
+        usable = [c for c in answer["step"]["choices"] if c["kind"] in ("button", "select")]
+        assert usable and depth < 4, f"a step offers something to choose: {answer}"
+        return await press_from_page(host, session, player, chooser.choice(usable), chooser, show, depth + 1)
+    return answer
