@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
@@ -21,6 +22,8 @@ from tests.bot.conftest import ALICE, BOB, CAROL
 BONE = re.compile(r"(?<![\w-])\d-\d(?![\w-])")
 POSITIONS = ("up", "down", "in", "out")
 MOVES = 40
+PICTURES: list[str] = []
+"""The games whose steps showed a picture (a Crayon Rails build's preview) on a page."""
 
 
 def bones(view: dict) -> set[str]:
@@ -121,6 +124,7 @@ async def test_every_game_can_be_played_from_the_pages_choices_alone(host, slug)
     undone = [move for move in await host.moves(session) if move.action.get("type") == "undo"]
     assert slug == "john-henry" or undone, "a page's Undo takes a move back (John Henry's rolls all stand)"
     assert slug != "two-fat-dudes" or forms, "a form's typed amount is sent from the page"
+    assert slug != "crayon-rails" or slug in PICTURES, "a build's preview is shown on the page"
 
 
 async def press_from_page(host, session, player, choice, chooser, show, depth: int = 0) -> dict:
@@ -131,6 +135,10 @@ async def press_from_page(host, session, player, choice, chooser, show, depth: i
         body["values"] = {field["key"]: str(chooser.randint(0, 3)) for field in choice["fields"]}
     answer = await press(host, session, player, body, show)
     if "step" in answer:
+        if "picture" in answer["step"]:
+            picture = answer["step"]["picture"]
+            assert base64.b64decode(picture.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
+            PICTURES.append(session.slug)
         usable = answer["step"]["choices"]
         assert usable and depth < 4, f"a step offers something to choose: {answer}"
         return await press_from_page(host, session, player, chooser.choice(usable), chooser, show, depth + 1)
