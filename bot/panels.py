@@ -11,13 +11,13 @@ pinging nobody) to use `/hand` or **Show my bones** instead.
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
 import discord
 
 from bot.ai_seats import is_ai_id
+from bot.alt_text import attachment, private_alt
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
@@ -64,7 +64,9 @@ class Panels:
     async def show(self, session: SessionRecord, player: str, view: dict) -> None:
         """Edit the player's panel to show `view`, or send it if he has none (or it was deleted)."""
         frontend = frontend_for(session.slug)
-        png = await draw_off_loop(frontend.draw_private, view, image_names(session), player)
+        names = image_names(session)
+        png = await draw_off_loop(frontend.draw_private, view, names, player)
+        alt = private_alt(session, view, names, player)
         content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
                    "This message is updated as the game goes on.")
         record = await self.host.store.panel(session.id, player)
@@ -72,18 +74,14 @@ class Panels:
             channel = self.client.get_partial_messageable(int(record.channel_id))
             try:
                 await channel.get_partial_message(int(record.message_id)).edit(
-                    content=content, attachments=[self._file(png)])
+                    content=content, attachments=[attachment(png, PANEL_FILE, description=alt)])
                 return
             except discord.NotFound:
                 pass
         user = await user_of(self.client, player)
-        sent = await user.send(content, file=self._file(png))
+        sent = await user.send(content, file=attachment(png, PANEL_FILE, description=alt))
         await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player,
                                                      channel_id=str(sent.channel.id), message_id=str(sent.id)))
-
-    @staticmethod
-    def _file(png: bytes) -> discord.File:
-        return discord.File(io.BytesIO(png), filename=PANEL_FILE)
 
     async def _tell_closed(self, session: SessionRecord, closed: list[str]) -> None:
         closed = [player for player in closed if (session.id, player) not in self.told_dms_closed]

@@ -11,7 +11,6 @@ gets his private components (e.g. where to put the bone he drew) in a reply only
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.actions import Done, guarded, host_of, play, pressed_session
+from bot.alt_text import attachment, private_alt, step_alt
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, narrate, step_key
@@ -223,8 +223,10 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
     view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
     message: dict = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
     if step.picture is not None:
-        png = await draw_off_loop(step.picture, image_names(session))
-        message["files"] = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
+        names = image_names(session)
+        png = await draw_off_loop(step.picture, names)
+        alt = step_alt(session, host_of(interaction).public_view(session), names, step.text)
+        message["files"] = [attachment(png, STEP_FILE, description=alt)]
     if _from_private_message(interaction):
         return Done(update=message)
     return Done(private=message)
@@ -262,7 +264,7 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
     }
     if frontend.private_view:
         png = await draw_off_loop(frontend.draw_private, view, names, player)
-        kwargs["file"] = discord.File(io.BytesIO(png), filename=PRIVATE_FILE)
+        kwargs["file"] = attachment(png, PRIVATE_FILE, description=private_alt(session, view, names, player))
     return kwargs
 
 

@@ -7,12 +7,12 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import contextlib
-import io
 from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.ai_seats import ai_name, is_ai_id
+from bot.alt_text import attachment, board_alt
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
@@ -141,7 +141,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     return {
         "content": board_content(session, public_view),
         "embed": board_embed(session, public_view, events, headline),
-        "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
+        "file": attachment(png, BOARD_FILE, description=board_alt(session, public_view, image_names(session), events)),
         "view": (board_components(session, public_view, legal, undoer) if with_buttons
                  else discord.ui.View(timeout=None)),
         "allowed_mentions": _mentions(ping),
