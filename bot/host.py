@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
 from bot.store import ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
+from bot.text_view import TextView
 from bot.turn_clock import (
     Periods,
     WaitPlan,
@@ -129,6 +130,8 @@ class Host:
         self._records: OrderedDict[int, SessionRecord] = OrderedDict()
         self._legal: OrderedDict[int, tuple[int, dict[str, list[dict]]]] = OrderedDict()
         self._periods: dict[str | None, Periods] = {}
+        self.text_view = TextView(store)
+        """Who gets text instead of pictures (bot.text_view)."""
         self._last_seq: dict[int, int] = {}
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
         self._undoers: dict[int, tuple[int, str | None]] = {}

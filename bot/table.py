@@ -16,6 +16,8 @@ behind its session (a crash between a commit and the Discord call, Discord unrea
 brought up to date at start-up (`catch_up`) or by the next interaction with the game; updates
 for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
 
+A server may ask for text-only tables (bot.text_view): the same message and buttons, no picture.
+
 Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
 (winners are named, not notified).
 
@@ -99,8 +101,10 @@ class Tables:
             note = "The lobby is empty and has been closed." if session.status != "lobby" else None
             return lobby_message(session, note=note, ping=ping)
         view = self.host.public_view(session)
-        png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
-                                  session.turn_events)
+        png = None
+        if await self.host.text_view.pictures_for(session.guild_id):
+            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                      session.turn_events)
         return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
                              legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
 

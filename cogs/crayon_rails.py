@@ -52,15 +52,16 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         events = host.preview(session, player, build_toward(target))
         public, names = host.public_view(session), image_names(session)
         text, png = await draw_off_loop(preview_picture, public, names, events, target)
-        picture = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
-        embed.set_image(url=f"attachment://{PREVIEW_FILE}")
+        private: dict[str, Any] = {}
+        if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.text_view
+            private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
+            embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
         view = discord.ui.View(timeout=None)
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "go"))
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "no"))
-        return Done(private={"content": "Confirm to build, or cancel.", "embed": embed,
-                             "file": picture, "view": view,
+        return Done(private={**private, "content": "Confirm to build, or cancel.", "embed": embed, "view": view,
                              "allowed_mentions": discord.AllowedMentions.none()})
 
     await play(interaction, work)
