@@ -14,6 +14,7 @@ from typing import ClassVar, Self
 import discord
 
 from bot.frontend import TOKEN_PATTERN
+from bot.share import ShareButton
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -113,7 +114,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
         await press_undo(interaction, self.session_id, self.version)
 
 
-PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton]
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton]
 """Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}

@@ -278,11 +278,13 @@ class Frontend:
         usable = ", ".join(f"/{name}" for name in self.usable_commands) or "the buttons"
         raise IllegalMove(f"/{verb} is not used in this game; use {usable}.")
 
-    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any],
+                view: dict | None = None, viewer: str = "") -> list[tuple[str, str]]:
         """Autocomplete for a command option: (label, value) pairs drawn from the legal actions.
 
         `typed` holds the options the user has filled in so far, so that e.g. the
-        destinations offered follow the pawn already chosen.
+        destinations offered follow the pawn already chosen; `view` (the public view) and `viewer`
+        let a label say what the choice costs, as the table's menus do.
         """
         return []
 

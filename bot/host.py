@@ -21,7 +21,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
-from bot.store import ChannelBusy, MoveRecord, Seat, SessionRecord, StaleVersion, Store
+from bot.ratings import rating_keys, updated_ratings
+from bot.store import ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
 from bot.text_view import TextView
 from bot.turn_clock import (
     Periods,
@@ -502,13 +503,15 @@ class Host:
                                    "turn_events": turn_events(session, game.to_act(state),
                                                               game.to_act(new_state) if result is None else [],
                                                               events)}
+        ratings: list[RatingChange] = []
         if result is not None:
             changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
+            ratings = await self._ratings_after(session, changes)
         wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
         changes["waiting_since"] = wait.waiting_since
         updated = await self.store.record_move(session, player=player, action=dict(action),
                                                outcomes=rng.outcomes, now=self.clock(),
-                                               timers=wait.timers, **changes)
+                                               timers=wait.timers, ratings=ratings, **changes)
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
@@ -630,6 +633,15 @@ class Host:
             pass
         return timeline
 
+    async def _ratings_after(self, session: SessionRecord, ending: Mapping[str, Any]) -> list[RatingChange]:
+        """What finishing `session` with `ending` (status, result) does to its players' ratings (bot.ratings),
+        from the ratings as committed now: written by the same transaction as the finishing move."""
+        finished = session.model_copy(update={key: ending[key] for key in ("status", "result", "end_reason")})
+        keys = rating_keys(finished)
+        if not keys or finished.guild_id is None:
+            return []
+        return updated_ratings(finished, await self.store.ratings(finished.guild_id, finished.slug, keys))
+
     # -- waiting on players -----------------------------------------------------
 
     async def periods_for(self, guild_id: str | None) -> Periods:
@@ -682,8 +694,9 @@ class Host:
         async with self._lock(session.id):
             session = await self.session(session.id)
             idle = await self._idle_past_clock(session, player, "claim")
-            return await self._write(session, status="finished", end_reason="timeout",
-                                     result={**timeout_result(session.player_ids, idle), **who_played(session)},
+            ending = {"status": "finished", "end_reason": "timeout",
+                      "result": {**timeout_result(session.player_ids, idle), **who_played(session)}}
+            return await self._write(session, **ending, ratings=await self._ratings_after(session, ending),
                                      waiting_since=None, timers=no_wait().timers)
 
     async def _idle_past_clock(self, session: SessionRecord, player: str, verb: str) -> list[str]:

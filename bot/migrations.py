@@ -93,7 +93,38 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, player)
     );
     """,
-    # 6: without sight (issue 25): a server's text-only tables, a user's private views as text
+    # 6: ratings per game, server and pool (bot.ratings), each game's rating changes, and whether a
+    # server's leaderboard counts games with the AI
+    """
+    CREATE TABLE ratings (
+        guild_id TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        pool TEXT NOT NULL CHECK (pool IN ('people', 'all')),
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, slug, pool, player)
+    );
+    CREATE INDEX ratings_by_player ON ratings (guild_id, player);
+    CREATE TABLE rating_changes (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        pool TEXT NOT NULL,
+        player TEXT NOT NULL,
+        mu_before REAL,
+        sigma_before REAL,
+        games_before INTEGER NOT NULL DEFAULT 0,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (session_id, pool, player)
+    );
+    CREATE INDEX rating_changes_by_player ON rating_changes (player, session_id);
+    ALTER TABLE guild_settings ADD COLUMN leaderboard_with_ai INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 7: without sight (issue 25): a server's text-only tables, a user's private views as text
     """
     ALTER TABLE guild_settings ADD COLUMN text_tables INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE user_settings ADD COLUMN text_view INTEGER NOT NULL DEFAULT 0;

@@ -8,8 +8,11 @@ played a seat (its own, or standing in for an idle player) are counted apart fro
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from dataclasses import dataclass
+
+import discord
 
 from bot.ai_seats import AI_NAME, is_ai_id
 from bot.host import Host
@@ -52,6 +55,22 @@ async def stats(host: Host, player: str, guild_id: str) -> list[GameStats]:
         won = Counter(session.slug for session in games if _won(session, player))
         rows += [GameStats(slug, played[slug], won[slug], against_ai) for slug in sorted(played)]
     return rows
+
+
+async def player_name(host: Host, player: str, guild_id: str, interaction: discord.Interaction) -> str:
+    """How to call `player`: the user the command named, or the server's member (asked of Discord: the bot
+    keeps no member list), else his seat's name in his latest game here."""
+    if player.isdigit():
+        for user in (getattr(interaction.namespace, "user", None), interaction.user):
+            if isinstance(user, discord.abc.User) and user.id == int(player):
+                return getattr(user, "display_name", None) or user.name
+        if interaction.guild is not None:
+            with contextlib.suppress(discord.HTTPException):
+                member = await interaction.guild.fetch_member(int(player))
+                return member.display_name
+    for session in await host.store.sessions_with_player(player, ("finished", "active", "abandoned"), guild_id):
+        return session.name_of(player)
+    return "That player"
 
 
 def _won(session: SessionRecord, player: str) -> bool:

@@ -166,12 +166,41 @@ class PanelRecord(BaseModel):
 
 
 class GuildSettings(BaseModel):
-    """A server's own periods; None means the bot's default."""
+    """A server's own periods (None means the bot's default) and whether its leaderboard counts AI games."""
 
     reminder_hours: float | None = None
     turn_clock_hours: float | None = None
     text_tables: bool = False
     """Show this server's tables as text only, without a picture (issue 25; see bot.text_view)."""
+    leaderboard_with_ai: bool = False
+
+
+class Rating(BaseModel):
+    """A skill estimate (bot.ratings): OpenSkill's mean and uncertainty, and how many games made it."""
+
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingChange(BaseModel):
+    """What one finished game did to one rating of one pool (`before` None: his first rated game there)."""
+
+    pool: str
+    player: str
+    name: str
+    before: Rating | None
+    after: Rating
+
+
+class RatedPlayer(BaseModel):
+    """One row of `ratings`: a player's rating in one game's pool on one server, with his latest name."""
+
+    slug: str
+    pool: str
+    player: str
+    name: str
+    rating: Rating
 
 
 class ChannelBusy(Exception):
@@ -393,32 +422,40 @@ class Store:
         return session
 
     async def update_session(self, session: SessionRecord, *, now: float, timers: TimerPlan | None = None,
+                             ratings: Sequence[RatingChange] = (),
                              **changes: Any) -> SessionRecord:
-        """Write `changes` (and `timers`) if the session is still at `session.version`; bump the version."""
-        return await self._write_session(session, self._update_statements(session, now, changes, timers))
+        """Write `changes` (and `timers`, and the `ratings` a finished game moved) if the session is still at
+        `session.version`; bump the version."""
+        statements = self._update_statements(session, now, changes, timers)
+        return await self._write_session(session, statements, self._rating_statements(session, ratings, now))
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
-                          **changes: Any) -> SessionRecord:
-        """Append a move and store the session's new state (and its new timers) in one transaction."""
+                          ratings: Sequence[RatingChange] = (), **changes: Any) -> SessionRecord:
+        """Append a move and store the session's new state (and its new timers, and the `ratings` the
+        game moved if the move finished it) in one transaction."""
         statements = self._update_statements(session, now, changes, timers)
         statements.append((
             "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
             (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
-        return await self._write_session(session, statements)
+        return await self._write_session(session, statements, self._rating_statements(session, ratings, now))
 
-    async def _write_session(self, session: SessionRecord, statements: list[tuple[str, Sequence[Any]]]
-                             ) -> SessionRecord:
-        """Run `statements` (the session's version-checked UPDATE ... RETURNING first) as one transaction.
+    async def _write_session(self, session: SessionRecord, statements: list[tuple[str, Sequence[Any]]],
+                             checked: Sequence[tuple[str, Sequence[Any]]] = ()) -> SessionRecord:
+        """Run `statements` (the session's version-checked UPDATE ... RETURNING first), then `checked` (each
+        must change exactly one row), as one transaction.
 
         On SQLite the whole transaction is one trip to the database thread (`write_batch`); the row the
         UPDATE returns is the session as committed, so nothing is read back afterwards.
         """
+        statements = [*statements, *checked]
 
         def version_checked(results: list[Any]) -> None:
             if len(results[0]) != 1:
                 raise StaleVersion(session.id)
+            if any(result.rowcount != 1 for result in results[len(results) - len(checked):]):
+                raise StaleVersion(session.id)  # a rating moved since it was read: read it again
 
         try:
             if hasattr(self._db, "write_batch"):
@@ -442,6 +479,29 @@ class Store:
         statements: list[tuple[str, Sequence[Any]]] = [(sql, (*encoded.values(), now, session.id, session.version))]
         if timers is not None:
             statements += self._timer_statements(session.id, timers)
+        return statements
+
+    @staticmethod
+    def _rating_statements(session: SessionRecord, changes: Sequence[RatingChange], now: float
+                           ) -> list[tuple[str, Sequence[Any]]]:
+        """Each rating's new value, written only if it still has the games it had when read (else no row
+        changes, and the write is refused), and the game's change of it, recorded once per game."""
+        statements: list[tuple[str, Sequence[Any]]] = []
+        for change in changes:
+            before, after = change.before, change.after
+            games_before = before.games if before else 0
+            statements.append((
+                "INSERT INTO ratings (guild_id, slug, pool, player, name, mu, sigma, games, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, slug, pool, player) DO UPDATE SET"
+                " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+                " updated_at = excluded.updated_at WHERE ratings.games = ?",
+                (session.guild_id, session.slug, change.pool, change.player, change.name,
+                 after.mu, after.sigma, after.games, now, games_before)))
+            statements.append((
+                "INSERT INTO rating_changes (session_id, pool, player, mu_before, sigma_before, games_before,"
+                " mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (session.id, change.pool, change.player, before.mu if before else None,
+                 before.sigma if before else None, games_before, after.mu, after.sigma, after.games)))
         return statements
 
     @staticmethod
@@ -555,6 +615,74 @@ class Store:
             row = await cursor.fetchone()
         return GuildSettings.model_validate(dict(row)) if row else GuildSettings()
 
+    async def set_leaderboard_with_ai(self, guild_id: str, on: bool) -> GuildSettings:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, leaderboard_with_ai) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET leaderboard_with_ai = excluded.leaderboard_with_ai",
+                (guild_id, int(on)))
+        return await self.guild_settings(guild_id)
+
+    # -- ratings (bot.ratings) -------------------------------------------------
+
+    async def ratings(self, guild_id: str, slug: str, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], Rating]:
+        """The current ratings of (pool, player) `keys` in one game on one server; newcomers are left out."""
+        if not keys:
+            return {}
+        players = sorted({player for _, player in keys})
+        marks = ", ".join("?" for _ in players)
+        async with self._db.execute(
+            f"SELECT * FROM ratings WHERE guild_id = ? AND slug = ? AND player IN ({marks})",
+            (guild_id, slug, *players)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        found = {(row["pool"], row["player"]): _rating(row) for row in rows}
+        return {key: found[key] for key in keys if key in found}
+
+    async def leaderboard(self, guild_id: str, pool: str, slug: str, limit: int) -> list[RatedPlayer]:
+        """The best-rated players of one game's pool on one server, best first (bot.ratings.shown's order)."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND pool = ? AND slug = ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (guild_id, pool, slug, limit)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_rated_player(row) for row in rows]
+
+    async def rated_games(self, guild_id: str, pool: str) -> list[str]:
+        """The games with ratings in `pool` on one server, the most players first."""
+        async with self._db.execute(
+            "SELECT slug, COUNT(*) AS players FROM ratings WHERE guild_id = ? AND pool = ?"
+            " GROUP BY slug ORDER BY players DESC, slug", (guild_id, pool)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [row["slug"] for row in rows]
+
+    async def player_ratings(self, guild_id: str, player: str) -> list[RatedPlayer]:
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND player = ? ORDER BY slug, pool", (guild_id, player)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_rated_player(row) for row in rows]
+
+    async def rating_changes(self, session_id: int) -> list[RatingChange]:
+        """What a finished game did to its players' ratings (nothing for a game that did not count)."""
+        async with self._db.execute(
+            "SELECT c.*, r.name FROM rating_changes c JOIN sessions s ON s.id = c.session_id"
+            " LEFT JOIN ratings r ON r.guild_id = s.guild_id AND r.slug = s.slug AND r.pool = c.pool"
+            " AND r.player = c.player WHERE c.session_id = ? ORDER BY c.pool, c.player", (session_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_rating_change(row) for row in rows]
+
+    async def last_rating_changes(self, guild_id: str, player: str) -> dict[tuple[str, str], RatingChange]:
+        """(game, pool) -> the change `player`'s latest rated game there made, on one server."""
+        async with self._db.execute(
+            "SELECT c.*, s.slug, '' AS name FROM rating_changes c JOIN sessions s ON s.id = c.session_id"
+            " WHERE c.player = ? AND s.guild_id = ? ORDER BY c.session_id", (player, guild_id)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {(row["slug"], row["pool"]): _rating_change(row) for row in rows}
+
     async def set_guild_hours(self, guild_id: str, *, reminder_hours: float | None = None,
                               turn_clock_hours: float | None = None) -> GuildSettings:
         """Set whichever of the server's periods are given; the others stay as they were."""
@@ -653,6 +781,21 @@ class Store:
             raise StaleVersion(session.id)
         if timers is not None:
             await self._replace_timers(session.id, timers)
+
+
+def _rating(row: Any) -> Rating:
+    return Rating(mu=row["mu"], sigma=row["sigma"], games=row["games"])
+
+
+def _rated_player(row: Any) -> RatedPlayer:
+    return RatedPlayer(slug=row["slug"], pool=row["pool"], player=row["player"], name=row["name"], rating=_rating(row))
+
+
+def _rating_change(row: Any) -> RatingChange:
+    before = (Rating(mu=row["mu_before"], sigma=row["sigma_before"], games=row["games_before"])
+              if row["mu_before"] is not None else None)
+    return RatingChange(pool=row["pool"], player=row["player"], name=row["name"] or row["player"], before=before,
+                        after=_rating(row))
 
 
 def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:

@@ -8,8 +8,9 @@ from discord.ext import commands
 
 from bot import records
 from bot.actions import Done, guarded, host_of, play
-from bot.ai_seats import AI_NAME
+from bot.ai_seats import AI_NAME, is_ai_id
 from bot.host import UserError
+from bot.share import answer_privately, shareable
 from bot.text_view import MODES
 
 
@@ -99,20 +100,24 @@ class Turns(commands.Cog):
             text = f"Saved. {text} (Games apply it from their next turn.)"
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="stats", description="Games played and won on this server")
+    @app_commands.command(name="stats", description="Games played and won on this server (private; Share posts it)")
     @app_commands.describe(user="Whose (default: yours)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        async def work() -> None:
-            who = user or interaction.user
-            is_parlor = who.id == getattr(interaction.client.user, "id", None)
-            player = "ai-1" if is_parlor else str(who.id)  # asked about the bot: its AI's record
-            rows = await records.stats(host_of(interaction), player, str(interaction.guild_id))
-            name = AI_NAME if is_parlor else getattr(who, "display_name", None) or who.name
-            await interaction.response.send_message(records.stats_text(name, rows),
-                                                    allowed_mentions=discord.AllowedMentions.none())
+        who = user or interaction.user
+        is_parlor = who.id == getattr(interaction.client.user, "id", None)
+        player = "ai-1" if is_parlor else str(who.id)  # asked about the bot: its AI's record
+        await answer_privately(interaction, "stats", player)
 
-        await guarded(interaction, work)
+
+@shareable("stats")
+async def stats_answer(interaction: discord.Interaction, player: str) -> dict:
+    """`/stats` for `player` on the interaction's server: private first, the same text when shared."""
+    host = host_of(interaction)
+    guild_id = str(interaction.guild_id)
+    rows = await records.stats(host, player, guild_id)
+    name = AI_NAME if is_ai_id(player) else await records.player_name(host, player, guild_id, interaction)
+    return {"content": records.stats_text(name, rows)}
 
 
 async def setup(bot: commands.Bot) -> None:

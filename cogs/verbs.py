@@ -36,7 +36,8 @@ async def autocomplete_verb(interaction: discord.Interaction, verb: str, option:
         return []
     legal = host.legal_actions(session, str(interaction.user.id))
     typed = {key: value for key, value in vars(interaction.namespace).items() if value is not None}
-    pairs = frontend_for(session.slug).choices(verb, option, legal, typed)
+    pairs = frontend_for(session.slug).choices(verb, option, legal, typed, host.public_view(session),
+                                               str(interaction.user.id))
     needle = current.lower()
     return [app_commands.Choice(name=label[:100], value=str(value)[:100])
             for label, value in pairs if needle in label.lower() or needle in str(value).lower()][:MAX_CHOICES]

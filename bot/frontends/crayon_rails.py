@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
-from bot.frontends.crayon_components import acting_components, action_for_token, expand
+from bot.frontends.crayon_components import acting_components, action_for_token, expand, move_legs
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove, quoted
 from games.crayon_rails.cards import demand_card
@@ -180,10 +180,11 @@ class CrayonRailsFrontend(Frontend):
         caption = f"Proposed: {' '.join(path)}  cost {cost}"
         return text, draw_build_preview(view, dict(names), path, caption)
 
-    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any],
+                view: dict | None = None, viewer: str = "") -> list[tuple[str, str]]:
         mine = [action for action in legal if action["type"] == verb]
-        if (verb, option) == ("move", "to"):
-            return _move_choices(mine)
+        if (verb, option) == ("move", "to") and view is not None:
+            return _move_choices(view, viewer, mine)
         if (verb, option) == ("build", "to"):
             return _build_choices(mine)
         if (verb, option) == ("place", "city"):
@@ -285,16 +286,10 @@ def _demand_words(demand: dict) -> str:
     return f"{demand['load']} to {demand['city']} ({demand['payoff']})"
 
 
-def _move_choices(moves: list[dict]) -> list[tuple[str, str]]:
-    """Each city the train reaches this turn, then each city beyond reach (run toward as far as this
-    turn allows), then every other milepost in reach; nearest first."""
-    reached = sorted((board().city_at(a["path"][-1]) is None, len(a["path"]), a["path"][-1])
-                      for a in moves if a.get("path"))
-    choices = [(f"{place_label(end)}: {steps} milepost{'s' if steps > 1 else ''}", place_name(end))
-               for not_city, steps, end in reached if not not_city]
-    choices += [(f"Toward {city_label(a['to'])}: as far as this turn allows", a["to"]) for a in moves if a.get("to")]
-    return choices + [(f"{end}: {steps} milepost{'s' if steps > 1 else ''}", end)
-                      for not_city, steps, end in reached if not_city]
+def _move_choices(view: dict, viewer: str, moves: list[dict]) -> list[tuple[str, str]]:
+    """The table menu's legs, with their distances and fees: cities in reach, then cities beyond
+    reach, then the other mileposts in reach, nearest first."""
+    return [(leg.label, leg.toward or place_name(leg.end)) for leg in move_legs(view, viewer, moves)]
 
 
 def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:

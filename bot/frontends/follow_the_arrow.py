@@ -160,7 +160,8 @@ class FollowTheArrowFrontend(Frontend):
         number, landings = _pawn_and_circles(pawn, path, "landing circles in order")
         return {"type": "jump", "pawn": number, "path": landings}
 
-    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any],
+                view: dict | None = None, viewer: str = "") -> list[tuple[str, str]]:
         """`/move pawn:`/`to:` from the line moves, `/jump pawn:`/`path:` from the jumps, longest first."""
         if verb == "move":
             actions, where = [a for a in legal if a["type"] == "move"], _target

@@ -67,7 +67,7 @@ def test_build_targets_are_mileposts_for_the_confirm_button():
 def test_autocomplete_follows_the_legal_actions():
     state, steel_card, steel_demand = at_westholm()
     actions = legal(state)
-    moves = FRONTEND.choices("move", "to", actions, {})
+    moves = FRONTEND.choices("move", "to", actions, {}, GAME.view(state, None), "alice")
     assert ("Dunmore (H9): 6 mileposts", "Dunmore") in moves
     builds = FRONTEND.choices("build", "to", actions, {})
     assert builds[0][1] in {"Northgate", "Eastbay", "Southport"} and "suggested" in builds[0][0], \

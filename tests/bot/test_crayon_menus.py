@@ -146,6 +146,9 @@ def test_move_menu_offers_each_leg_with_its_distance_and_fee():
     assert labels["mv.I3"] == "I3: 1 milepost"
     pressed, _ = press(state, "alice", "mv.F11")
     assert pressed.player("alice").at == "F11" and pressed.player("alice").cash == 46
+    typed = FRONTEND.choices("move", "to", legal_of(state)["alice"], {}, GAME.view(state, None), "alice")
+    assert ("Riverton (F11): 9 mileposts, fee 4", "Riverton") in typed, "/move to: names the fee as the menu does"
+    assert typed == [(label, value) for label, value in typed if label in labels.values()], "the same legs"
 
 
 def test_a_big_network_groups_the_mileposts_by_distance_and_every_choice_is_accepted():
