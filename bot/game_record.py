@@ -15,6 +15,7 @@ Rulings (the table's dice line is `bot.dice_table`):
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import discord
 
@@ -24,8 +25,8 @@ from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
 from games import get_game
 from games.dice import commitment
-from games.record import GameRecord, RecordedMove, replay_log
-from games.verify import NotARecord, Verdict, parse_record, verify
+from games.record import WHO_PLAYED, GameRecord, RecordedMove, replay_log
+from games.verify import VOUCHED, NotARecord, Verdict, parse_record, verify
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The largest record file `/game verify` reads (a long Crayon Rails game is well under 1 MB)."""
@@ -72,10 +73,48 @@ def build_record(session: SessionRecord, moves: list[MoveRecord]) -> GameRecord:
     next(steps)
     recorded = [RecordedMove(seq=move.seq, player=move.player, action=move.action, outcomes=move.outcomes,
                              events=events) for move, (_, events) in zip(moves, steps, strict=True)]
+    return GameRecord(commitment=commitment(session.dice_seed), seed=session.dice_seed,
+                      setup=session.setup_outcomes, moves=recorded, **stored_facts(session))
+
+
+def stored_facts(session: SessionRecord) -> dict[str, Any]:
+    """What a record says that no commitment fixes (the players' names, the AI's seats) and the ending,
+    as the bot stored them: a record file of this server's game must say the same."""
     end = session.end_reason if session.end_reason in ("played out", "timeout") else "abandoned"
-    return GameRecord(game=session.slug, game_id=session.id, players=[p.model_dump() for p in session.players],
-                      options=session.options, commitment=commitment(session.dice_seed), seed=session.dice_seed,
-                      setup=session.setup_outcomes, moves=recorded, end=end, result=session.result)
+    result = None if session.result is None else {k: v for k, v in session.result.items() if k not in WHO_PLAYED}
+    return {"game": session.slug, "game_id": session.id,
+            "players": [{"id": seat.id, "name": seat.name} for seat in session.players],
+            "options": session.options, "end": end, "result": result,
+            "ai_seats": [seat.id for seat in session.players if seat.ai],
+            "stand_ins": {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}}
+
+
+FACT_NAMES = {"game": "the game", "players": "the players or their names", "options": "the options",
+              "end": "how it ended", "result": "the result", "ai_seats": "the AI's seats",
+              "stand_ins": "when the AI stood in"}
+
+
+async def compare_with_stored(host: Host, record: GameRecord, verdict: Verdict, guild_id: str | None) -> Verdict:
+    """Check what the dice cannot vouch for against the bot's own copy, for a game of this server.
+
+    The game is this server's when its number exists here with the record's seed. A difference is a
+    disagreement; a record of no game here keeps the verifier's plain statement of what it vouches for.
+    """
+    session = await host.store.session(record.game_id) if guild_id is not None else None
+    if session is None or session.guild_id != guild_id or session.dice_seed != record.seed:
+        return verdict
+    stored = GameRecord.model_validate({**record.model_dump(), **stored_facts(session)})
+    differs = [label for key, label in FACT_NAMES.items() if getattr(stored, key) != getattr(record, key)]
+    lines = [line for line in verdict.lines if line != VOUCHED]
+    if differs:
+        lines.append(f"DISAGREES with Parlor's own copy of game #{session.id} on this server: "
+                     f"{', '.join(differs)} differ.")
+        return Verdict(ok=False, lines=lines, seq=verdict.seq)
+    if not verdict.ok:
+        return verdict
+    lines.append(f"The players' names, the game's number and the AI's seats match Parlor's own copy of "
+                 f"game #{session.id} on this server.")
+    return Verdict(ok=True, lines=lines)
 
 
 async def record_of(host: Host, session: SessionRecord) -> GameRecord:
@@ -90,8 +129,10 @@ def record_file(record: GameRecord) -> discord.File:
                       description=f"The record of {title} #{record.game_id} as JSON, for /game verify.")
 
 
-async def check_attachment(attachment: discord.Attachment) -> Verdict:
-    """Read and check an uploaded record; a file that is not one is refused, saying why."""
+async def check_attachment(host: Host, attachment: discord.Attachment, guild_id: str | None) -> Verdict:
+    """Read and check an uploaded record; a file that is not one is refused, saying why.
+
+    In a server, a record of one of its games is also compared with the bot's own copy."""
     if attachment.size > MAX_RECORD_BYTES:
         raise UserError(f"That file is {attachment.size // 1024} KB; a game record is far smaller. "
                         "Attach the JSON file `/game export` sent you.")
@@ -101,11 +142,11 @@ async def check_attachment(attachment: discord.Attachment) -> Verdict:
     except NotARecord as error:
         raise UserError(f"`{attachment.filename[:60]}` is {error}. Attach the JSON file `/game export` "
                         "sent you.") from None
-    return await asyncio.to_thread(verify, record)
+    return await compare_with_stored(host, record, await asyncio.to_thread(verify, record), guild_id)
 
 
-async def check_record(record: GameRecord) -> Verdict:
-    return await asyncio.to_thread(verify, record)
+async def check_record(host: Host, record: GameRecord, guild_id: str | None) -> Verdict:
+    return await compare_with_stored(host, record, await asyncio.to_thread(verify, record), guild_id)
 
 
 def verdict_text(verdict: Verdict) -> str:

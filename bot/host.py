@@ -31,7 +31,6 @@ from bot.turn_clock import (
     format_duration,
     no_wait,
     plan_wait,
-    timeout_result,
 )
 from games import get_game
 from games.core import (
@@ -43,7 +42,7 @@ from games.core import (
     UnknownGame,
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
-from games.record import replay_log, replay_timeline, with_names
+from games.record import replay_log, replay_timeline, timeout_result, with_names
 from games.undo import UNDO_ACTION, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
@@ -753,8 +752,8 @@ class Host:
         async with self._lock(session.id):
             session = await self.session(session.id)
             idle = await self._idle_past_clock(session, player, "substitute")
-            players = [seat.model_copy(update={"stand_in": True,
-                                               "stand_ins": [*seat.stand_ins, [session.version + 1, -1]]})
+            first = await self.store.last_seq(session.id) + 1
+            players = [seat.model_copy(update={"stand_in": True, "stand_ins": [*seat.stand_ins, [first, -1]]})
                        if seat.id in idle else seat for seat in session.players]
             updated = await self._reseat(session, players, actor=player)
             return updated, idle
@@ -769,7 +768,7 @@ class Host:
             if seat is None or not seat.stand_in:
                 raise UserError("The AI is not playing for you in this game, so there is no seat to take back.")
             periods = [list(period) for period in seat.stand_ins]
-            periods[-1][1] = session.version
+            periods[-1][1] = await self.store.last_seq(session.id)
             players = [s.model_copy(update={"stand_in": False, "stand_ins": periods}) if s.id == player else s
                        for s in session.players]
             return await self._reseat(session, players, actor=player)

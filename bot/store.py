@@ -57,7 +57,8 @@ class Seat(BaseModel):
     stand_in: bool = False
     """The AI plays this person's seat now, since `/game substitute`, until he `/game return`s."""
     stand_ins: list[list[int]] = []
-    """[from, to] session versions during which the AI played this person's seat (to -1 while it still does)."""
+    """[first, last] move numbers (seq) the AI may have played for this person (last -1 while it still does);
+    a stretch in which the game never came to his seat has last = first - 1."""
 
 
 class SessionRecord(BaseModel):

@@ -100,13 +100,6 @@ def claim_time_left(waiting_since: Mapping[str, float] | None, to_act: Sequence[
     return max(0.0, latest + periods.clock_seconds - now)
 
 
-def timeout_result(players: Sequence[str], idle: Collection[str]) -> dict:
-    """The result of a claim: everyone but the idle players wins."""
-    winners = [player for player in players if player not in idle]
-    return {"winners": winners, "scores": {player: int(player in winners) for player in players},
-            "idle": [player for player in players if player in idle]}
-
-
 def format_duration(seconds: float, *, round_up: bool = False) -> str:
     """"3 h 20 min", "45 min", "3 d 5 h" (past two days); rounded down to the minute, or up for time still to wait."""
     minutes = math.ceil(seconds / 60 - 1e-9) if round_up else math.floor(seconds / 60 + 1e-9)

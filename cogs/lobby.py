@@ -271,16 +271,17 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                      game: app_commands.Range[int, 1] | None = None) -> None:
         async def work() -> None:
             host = host_of(interaction)
+            guild_id = str(interaction.guild_id) if interaction.guild_id else None
             await interaction.response.defer(ephemeral=True, thinking=True)
             if record is not None:
-                verdict = await game_record.check_attachment(record)
+                verdict = await game_record.check_attachment(host, record, guild_id)
             elif interaction.guild_id is None:
                 raise UserError("Here in a direct message, attach a record file (`/game export` sends you one); "
                                 "in a server channel `/game verify` can also check its finished games.")
             else:
                 session = await game_record.finished_session(host, str(interaction.channel_id),
                                                               str(interaction.guild_id), game)
-                verdict = await game_record.check_record(await game_record.record_of(host, session))
+                verdict = await game_record.check_record(host, await game_record.record_of(host, session), guild_id)
             await interaction.followup.send(game_record.verdict_text(verdict), ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none())
 

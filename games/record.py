@@ -4,6 +4,12 @@ The bot exports it as JSON (`/game export`); `games.verify` reads it back. It ho
 the options, the seed with its commitment, the setup's outcomes, and every move with the
 outcomes it consumed and the events the engine answered, in order. Player ids are the engine's
 (Discord user ids); `players` gives each a name for reports.
+
+Who played which seat: `ai_seats` are the seats Parlor's AI played for the whole game, and
+`stand_ins` the stretches of moves (first and last sequence number; -1 while it still stood in at
+the end) in which it played a person's seat after `/game substitute`. `result` is what the rules
+(or, for a claim, the turn clock: `timeout_result`) decided; records exported before these fields
+existed carried them inside `result`, and are read the same way.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core import Game, ScriptedRandomness
 from games.undo import Timeline
@@ -19,6 +25,16 @@ from games.undo import Timeline
 RECORD_FORMAT = "parlor-game-record/1"
 END_REASONS = ("played out", "abandoned", "timeout")
 """How a game ends: by its rules, abandoned by a player, or claimed when a turn clock ran out."""
+WHO_PLAYED = ("ai_seats", "stand_ins")
+"""The keys of a stored result that say who played the seats, not what the game decided."""
+
+
+def timeout_result(players: Sequence[str], idle: Iterable[str]) -> dict:
+    """The result of a claim: everyone but the idle players wins."""
+    idle = set(idle)
+    winners = [player for player in players if player not in idle]
+    return {"winners": winners, "scores": {player: int(player in winners) for player in players},
+            "idle": [player for player in players if player in idle]}
 
 
 class Outcomes(BaseModel):
@@ -57,6 +73,21 @@ class GameRecord(BaseModel):
     moves: list[RecordedMove]
     end: Literal["played out", "abandoned", "timeout"]
     result: dict[str, Any] | None = None
+    ai_seats: list[str] = Field(default_factory=list)
+    stand_ins: dict[str, list[list[int]]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _who_played_out_of_result(cls, data: Any) -> Any:
+        """A record written before `ai_seats` and `stand_ins` were fields kept them in `result`."""
+        if isinstance(data, dict) and isinstance(data.get("result"), dict):
+            result = data["result"]
+            if any(key in result for key in WHO_PLAYED):
+                data = {**data, "result": {k: v for k, v in result.items() if k not in WHO_PLAYED}}
+                for key in WHO_PLAYED:
+                    if key in result:
+                        data.setdefault(key, result[key])
+        return data
 
     @property
     def player_ids(self) -> list[str]:
@@ -65,6 +96,11 @@ class GameRecord(BaseModel):
     @property
     def names(self) -> dict[str, str]:
         return {player.id: player.name for player in self.players}
+
+    def ai_played_at_end(self) -> set[str]:
+        """The seats the AI played when the game ended: its own, and those it still stood in for."""
+        return {*self.ai_seats, *(player for player, periods in self.stand_ins.items()
+                                  if periods and periods[-1][1] == -1)}
 
 
 def with_names(text: str, names: dict[str, str]) -> str:

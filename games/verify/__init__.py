@@ -12,10 +12,18 @@ when the file is not a readable record.
 builds its registry. Rulings: a step must use exactly the outcomes it recorded (one more or one fewer is a
 disagreement); a game that ended "played out" must be over by the rules after its last move with
 the recorded result, while an abandoned or claimed game must still have been running (its
-recorded result, for a claim, comes from the turn clock, not from the rules). An undo entry
+recorded result, for a claim, must be the turn clock's: a win for everyone but the players the game
+waited on, leaving out the seats Parlor's AI played then, since the AI never idles). An undo entry
 (games.undo) is a step of its own: it takes its sequence number, uses no outcome, must be one the
 rules of undoing allow (else "the rules refuse it"), and restores the state from before the move
 it takes back.
+
+What a check vouches for, and what it cannot: the seed, every die and shuffle, every move and its
+events, and the ending follow from the commitment the table showed and the rules. The players'
+names, the game's number and which seats Parlor's AI played (`ai_seats`, `stand_ins`) are as the bot
+wrote them; nothing the table showed fixes them, so the verifier checks only that they name seated
+players, and says so in its report (`/game verify` in the game's own server also compares them with
+what the bot stored: bot.game_record).
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from pydantic import ValidationError
 import games
 from games.core import IllegalMove, RecordingRandomness
 from games.dice import SETUP_SEQ, DiceRandomness, commitment
-from games.record import GameRecord, Outcomes, RecordedMove, with_names
+from games.record import GameRecord, Outcomes, RecordedMove, timeout_result, with_names
 from games.undo import Timeline
 
 MAX_MOVES = 100_000
@@ -120,6 +128,8 @@ def verify(record: GameRecord) -> Verdict:
     if committed != record.commitment.lower():
         return fail(SETUP_SEQ, setup_name, f"the seed does not match the commitment: its SHA-256 is "
                     f"{committed}, the table showed {record.commitment}")
+    if problem := seat_problem(record):
+        return fail(SETUP_SEQ, setup_name, problem)
     lines.append(f"The seed matches the commitment {record.commitment}.")
 
     rng = RecordingRandomness(DiceRandomness(record.seed, SETUP_SEQ))
@@ -158,9 +168,54 @@ def verify(record: GameRecord) -> Verdict:
     elif final is not None:
         return fail(len(record.moves), last, f"the record says the game ended by {record.end}, but the rules "
                     "had already ended it here")
+    elif record.end == "timeout":
+        idle = [p for p in game.to_act(timeline.state) if p not in record.ai_played_at_end()]
+        if not idle:
+            return fail(len(record.moves), last, "the record says the game was claimed on the turn clock, but "
+                        "it waited on nobody who could be idle")
+        if record.result != (due := timeout_result(record.player_ids, idle)):
+            return fail(len(record.moves), last, f"a claim here gives the result {_short(due)}, the record "
+                        f"says {_short(record.result)}")
+    elif record.result is not None:
+        return fail(len(record.moves), last, "the record gives an abandoned game a result")
     lines.append(f"All {len(record.moves)} moves replay, and every die and shuffle comes from the seed.")
     lines.append(result_line(record))
+    lines += seat_lines(record)
+    lines.append(VOUCHED)
     return Verdict(ok=True, lines=lines)
+
+
+VOUCHED = ("Checked against the commitment and the rules: the seed, every die and shuffle, every move and "
+           "the result. Not checked, as Parlor wrote them: the players' names, the game's number and which "
+           "seats its AI played.")
+"""What a check that passes vouches for (README: "Dice anyone can check")."""
+
+
+def seat_problem(record: GameRecord) -> str | None:
+    """Whether the record's seats hang together: unique players, AI seats and stand-ins among them."""
+    ids = record.player_ids
+    if len(set(ids)) != len(ids):
+        return "a player is seated twice"
+    if unknown := [p for p in (*record.ai_seats, *record.stand_ins) if p not in ids]:
+        return f"{unknown[0]} is said to be played by the AI but has no seat"
+    if both := [p for p in record.stand_ins if p in record.ai_seats]:
+        return f"{both[0]} is both an AI seat and a person's seat the AI stood in for"
+    for player, periods in record.stand_ins.items():
+        if any(len(period) != 2 for period in periods) or any(p[1] == -1 for p in periods[:-1]):
+            return f"the stretches in which the AI stood in for {player} are not readable"
+    return None
+
+
+def seat_lines(record: GameRecord) -> list[str]:
+    """Who Parlor's AI played for, in words (as recorded; see VOUCHED)."""
+    names = record.names
+    lines = [f"{names.get(p, p)} is Parlor's AI." for p in record.ai_seats]
+    for player, periods in record.stand_ins.items():
+        spans = ", ".join(f"moves {first}–{'the end' if last == -1 else last}" if last == -1 or last > first
+                          else (f"move {first}" if last == first else f"no move (from move {first})")
+                          for first, last in periods)
+        lines.append(f"Parlor's AI stood in for {names.get(player, player)}: {spans}.")
+    return lines
 
 
 def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:

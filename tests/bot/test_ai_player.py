@@ -124,8 +124,11 @@ async def test_substitute_waits_for_the_turn_clock_then_the_ai_plays_and_the_pla
 
     with pytest.raises(UserError, match="/game return"):
         await host.act(session_id, BOB.id, {"type": "roll"})
+    moves = await host.moves(after)
     returned = await host.return_to_seat(CHANNEL, BOB.id)
-    assert returned.ai_played == [] and returned.players[1].stand_ins[0][1] == returned.version - 1
+    assert returned.ai_played == [] and returned.players[1].stand_ins == [[2, moves[-1].seq]], \
+        "the stand-in ran from the first move after the substitute to the last before the return"
+    assert {move.player for move in moves[1:]} <= {BOB.id, ALICE.id} and moves[1].player == BOB.id
     host.changed = lambda session: None
     from tests.bot.test_host import play_until_over
     await play_until_over(host, session_id)

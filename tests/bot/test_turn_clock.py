@@ -6,8 +6,9 @@ import pytest
 
 from bot.host import UserError
 from bot.replies import waiting_line
-from bot.turn_clock import Periods, format_duration, next_reminder, plan_wait, timeout_result
+from bot.turn_clock import Periods, format_duration, next_reminder, plan_wait
 from games import get_game
+from games.record import timeout_result
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, Outbox, start_game
 

@@ -88,7 +88,8 @@ class RandomPlay:
         await self.check_alt_text()
 
     async def check_alt_text(self) -> None:
-        """Every file sent since the last check describes the game as it stands: see the module docstring."""
+        """Every file sent since the last check describes the game as it stands (see the module docstring);
+        with the AI seated, which moves on its own, it names seated players."""
         session = await self.session()
         names = image_names(session)
         if session.status == "finished":
@@ -105,7 +106,10 @@ class RandomPlay:
             assert said, f"{attachment.filename}'s alt text does not say whose turn it is: {alt!r}"
             who = said["one"] or said["many"] or said["won"]
             named = set() if who == "nobody" else set(re.split(r", | and ", who))
-            assert named == expected, f"{attachment.filename} names {who}, not {expected}"
+            if session.ai_played:  # the AI may have moved on since: the file names seated players
+                assert named <= set(names.values()), f"{attachment.filename} names {who}"
+            else:
+                assert named == expected, f"{attachment.filename} names {who}, not {expected}"
             self.alt_texts.append(alt)
         self.files_checked = len(self.fake.world.sent_files)
 

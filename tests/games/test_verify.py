@@ -240,3 +240,40 @@ def test_the_command_line_checks_a_file(records, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "games.verify", str(tmp_path / "none.json")], cwd=ROOT,
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+# -- who played the seats (issue 21) -----------------------------------------------------------------
+
+
+def test_a_record_that_kept_the_ai_seats_in_its_result_still_checks_out(records):
+    """Records exported before `ai_seats` was a field carried it (and `stand_ins`) inside `result`."""
+    data = json.loads(records["john-henry"].model_dump_json())
+    data["result"] = {**data["result"], "ai_seats": ["202"], "stand_ins": {"101": [[3, 5]]}}
+    del data["ai_seats"], data["stand_ins"]
+    record = parse_record(json.dumps(data))
+    assert record.ai_seats == ["202"] and record.stand_ins == {"101": [[3, 5]]}
+    verdict = verify(record)
+    assert verdict.ok, verdict.text
+    assert "P202 is Parlor's AI." in verdict.lines and "Parlor's AI stood in for P101: moves 3–5." in verdict.lines
+
+
+def test_seats_the_ai_played_must_be_seated(records):
+    verdict = verify(changed(records["john-henry"], lambda data: data.update(ai_seats=["999"])))
+    assert not verdict.ok and "999 is said to be played by the AI but has no seat" in verdict.text
+
+
+def test_a_claim_must_give_the_turn_clocks_result(records):
+    record = records["two-fat-dudes"]
+    cut = changed(record, lambda data: data.update(moves=data["moves"][:3], end="timeout", result=None))
+    verdict = verify(cut)
+    assert not verdict.ok and "a claim here gives the result" in verdict.text
+    game = GAMES["two-fat-dudes"]
+    state = game.state_from_json(game.new_game(cut.player_ids, DiceRandomness(cut.seed, 0)).model_dump_json())
+    for move in cut.moves:
+        state, _ = game.apply(state, move.player, move.action, DiceRandomness(cut.seed, move.seq))
+    (idle,) = game.to_act(state)
+    winners = [p for p in cut.player_ids if p != idle]
+    due = {"winners": winners, "scores": {p: int(p in winners) for p in cut.player_ids}, "idle": [idle]}
+    assert verify(changed(cut, lambda data: data.update(result=due))).ok
+    stood_in = changed(cut, lambda data: data.update(result=due, stand_ins={idle: [[1, -1]]}))
+    assert "waited on nobody who could be idle" in verify(stood_in).text, "the AI never idles"
