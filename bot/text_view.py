@@ -37,6 +37,10 @@ class TextView:
             cached = self._servers[guild_id] = (await self.store.guild_settings(guild_id)).text_tables
         return cached
 
+    def known_text(self, guild_id: str | None) -> bool:
+        """Whether the server is known (already read) to want text only: for work that cannot wait on a read."""
+        return bool(self._servers.get(guild_id))
+
     async def set_server_text(self, guild_id: str, on: bool) -> None:
         await self.store.set_text_tables(guild_id, on)
         self._servers.pop(guild_id, None)
