@@ -151,11 +151,15 @@ def report(label: str, values: list[float], baseline: tuple[float, float, float]
     print(line)
 
 
-async def burst(fake: FakeDiscord, players: list[FakeUser], channels: int) -> float:
-    """`channels` games, then one `/roll` in each at once; seconds until every table showed it."""
+async def burst(fake: FakeDiscord, players: list[FakeUser], channels: int, parlor: int) -> float:
+    """`channels` games, then one `/roll` in each at once; seconds until every table showed it.
+
+    Parlor's probe starts measuring (SIGUSR1) once the games are set up, just before the rolls."""
     games = [Game(fake, fake.create_channel(f"burst-{n}"), players) for n in range(channels)]
     for group in range(0, channels, 50):
         await asyncio.gather(*(game.start() for game in games[group:group + 50]))
+    os.kill(parlor, signal.SIGUSR1)
+    await asyncio.sleep(0.2)  # a bench, not a test: time for the signal to reach Parlor's loop
     began = time.perf_counter()
     await asyncio.gather(*(game.move(press=False) for game in games))
     return time.perf_counter() - began
@@ -207,8 +211,9 @@ async def main(samples: int, burst_channels: int) -> None:
                 report("Parlor: either, to the table write", moves[False] + moves[True], baseline)
                 report("Parlor: either, to the acknowledgement", acks, baseline)
                 if burst_channels:
-                    os.kill(parlor.pid, signal.SIGUSR1)
-                    seconds = await burst(parlor_fake, players, burst_channels)
+                    seconds = await burst(parlor_fake, players, burst_channels, parlor.pid)
+                    os.kill(parlor.pid, signal.SIGUSR2)  # the burst's stalls (not the shut-down's)
+                    await asyncio.sleep(0.5)
                     print(f"{burst_channels} /roll at once, in as many channels: all tables shown in {seconds:.2f} s")
             finally:
                 out = await stop(parlor)
@@ -223,10 +228,13 @@ async def main(samples: int, burst_channels: int) -> None:
         for name, (began, ended) in sorted(steps["timeline"].items(), key=lambda item: item[1]):
             print(f"  {began:6.2f} {ended:6.2f}  {name.strip()}")
         if burst_channels:
-            stall = probes[-1]
+            stall = probes[1]
             print(f"during the burst: longest event-loop step {stall['longest_step']:.1f} ms, "
                   f"without garbage collection {stall['longest_own_step']:.1f} ms, "
-                  f"longest collection {stall['longest_collection']:.1f} ms")
+                  f"in CPU time {stall['longest_cpu_step']:.1f} ms, "
+                  f"longest collection {stall['longest_collection']:.1f} ms (generation {stall.get('generation')}); "
+                  f"collections by generation {stall.get('collections')}, at quiet moments "
+                  f"{stall.get('quiet_collections')}, thresholds {stall.get('threshold')}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import cogs
 from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
 from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
-from bot.collector import set_aside_start_up
+from bot.collector import QuietCollector, set_aside_start_up
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.gate import Gate
@@ -116,6 +116,8 @@ class ParlorBot(commands.Bot):
             await self.load_extension(extension)
         await self.sync_commands()
         set_aside_start_up()
+        self.collector = QuietCollector(lambda: self.gate.running > 0)
+        self.collector.start()
 
     async def sync_commands(self) -> None:
         await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,
@@ -140,6 +142,8 @@ class ParlorBot(commands.Bot):
             await self.dispatcher.stop()
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
+        if getattr(self, "collector", None) is not None:
+            await self.collector.stop()
         try:
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:
