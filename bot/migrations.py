@@ -124,4 +124,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX rating_changes_by_player ON rating_changes (player, session_id);
     ALTER TABLE guild_settings ADD COLUMN leaderboard_with_ai INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: the web pages (bot.web): each player's personal link generation; asking again revokes the older links
+    """
+    CREATE TABLE web_links (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        player TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (session_id, player)
+    );
+    """,
+    # 8: without sight (issue 25): a server's text-only tables, a user's private views as text
+    """
+    ALTER TABLE guild_settings ADD COLUMN text_tables INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN text_view INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -171,6 +171,8 @@ class GuildSettings(BaseModel):
 
     reminder_hours: float | None = None
     turn_clock_hours: float | None = None
+    text_tables: bool = False
+    """Show this server's tables as text only, without a picture (issue 25; see bot.text_view)."""
     leaderboard_with_ai: bool = False
 
 
@@ -588,6 +590,25 @@ class Store:
             rows = await cursor.fetchall()
         return {row["user_id"] for row in rows}
 
+    async def set_text_view(self, user_id: str, on: bool) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, text_view) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET text_view = excluded.text_view", (user_id, int(on)))
+
+    async def text_view(self, user_id: str) -> bool:
+        """Whether the user asked for his private views as text, without pictures (`/game view`)."""
+        async with self._db.execute("SELECT text_view FROM user_settings WHERE user_id = ?", (user_id,)) as cursor:
+            row = await cursor.fetchone()
+        return bool(row and row["text_view"])
+
+    async def set_text_tables(self, guild_id: str, on: bool) -> GuildSettings:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, text_tables) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET text_tables = excluded.text_tables", (guild_id, int(on)))
+        return await self.guild_settings(guild_id)
+
     async def guild_settings(self, guild_id: str | None) -> GuildSettings:
         if guild_id is None:
             return GuildSettings()
@@ -742,6 +763,44 @@ class Store:
         async with self._transaction():
             await self._db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)"
                                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    async def meta_or_set(self, key: str, value: str) -> str:
+        """The fact stored under `key`, storing `value` first if there is none (the first process wins)."""
+        async with self._transaction():
+            await self._db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                                   (key, value))
+        return await self.meta(key) or value
+
+    # -- the web pages (bot.web) -------------------------------------------------
+
+    async def web_generation(self, session_id: int, player: str) -> int:
+        """The generation of `player`'s current personal link to the game (0: he never asked for one)."""
+        async with self._db.execute("SELECT generation FROM web_links WHERE session_id = ? AND player = ?",
+                                    (session_id, player)) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def next_web_generation(self, session_id: int, player: str) -> int:
+        """A new generation for `player`'s personal link: every older link stops working."""
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO web_links (session_id, player, generation) VALUES (?, ?, 1)"
+                " ON CONFLICT (session_id, player) DO UPDATE SET generation = web_links.generation + 1",
+                (session_id, player))
+        return await self.web_generation(session_id, player)
+
+    async def watched(self, session_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """For the web pages' poll: each session's version, and the sum of its link generations (which
+        changes when a player asks for a new link), in one cheap query."""
+        if not session_ids:
+            return {}
+        marks = ", ".join("?" for _ in session_ids)
+        async with self._db.execute(
+            f"SELECT s.id, s.version, (SELECT COALESCE(SUM(w.generation), 0) FROM web_links w"
+            f" WHERE w.session_id = s.id) FROM sessions s WHERE s.id IN ({marks})", tuple(session_ids)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {int(row[0]): (int(row[1]), int(row[2])) for row in rows}
 
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self._db.transaction()
