@@ -243,7 +243,8 @@ async def main(samples: int, burst_channels: int) -> None:
                   f"in CPU time {stall['longest_cpu_step']:.1f} ms, "
                   f"longest collection {stall['longest_collection']:.1f} ms (generation {stall.get('generation')}); "
                   f"collections by generation {stall.get('collections')}, at quiet moments "
-                  f"{stall.get('quiet_collections')}, thresholds {stall.get('threshold')}")
+                  f"{stall.get('quiet_collections')}, thresholds {stall.get('threshold')}; objects the collector "
+                  f"tracks {stall.get('tracked')} (and {stall.get('frozen')} set aside)")
 
 
 if __name__ == "__main__":

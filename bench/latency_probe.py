@@ -166,6 +166,7 @@ def dump() -> None:
         if len(spans) * 2 >= len(timelines):
             timeline[name] = [statistics.median(s[0] for s in spans), statistics.median(s[1] for s in spans)]
     collector = {"threshold": gc.get_threshold(), "collections": [g["collections"] for g in gc.get_stats()],
+                 "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
                  "quiet_collections": quiet_collections}
     print(json.dumps({"moves": moves, "steps": steps, "timeline": timeline, **stalls, **collector}), flush=True)
 

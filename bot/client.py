@@ -91,8 +91,10 @@ class ParlorBot(commands.Bot):
         intents.message_content = False
         shard_options = ({"shard_count": settings.shard_count, "shard_ids": settings.own_shards}
                          if settings.sharded else {})
+        # No message cache: Parlor edits its tables by id and never reads a cached message, and a thousand
+        # cached messages would only cost memory and the garbage collector's time (issue 24).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
-                         help_command=None, **shard_options)
+                         help_command=None, max_messages=None, **shard_options)
         self.settings = settings
         self._store = store
         self.gate = Gate()
