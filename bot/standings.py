@@ -69,8 +69,9 @@ def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: st
     counted = f"games with {AI_NAME} counted too" if with_ai else f"games between people (games with {AI_NAME} apart)"
     if not any(rows for _, rows in sections):
         game = f" of {what}" if slug else ""
-        return (f"No rated game{game} on this server yet: a game counts once it is played to the end or "
-                f"claimed ({counted}).")
+        which = (f"This leaderboard counts games with {AI_NAME} too." if with_ai else
+                 f"This leaderboard counts games between people; games with {AI_NAME} are rated apart.")
+        return f"No rated game{game} on this server yet: a game counts once it is played to the end or claimed. {which}"
     lines = [f"**Leaderboard: {what}** on this server, {counted}."]
     for game, rows in sections:
         if slug is None:
