@@ -193,17 +193,17 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
     # The pressed private message is edited last: that edit is what tells the user the press is done.
     if private is not None:
         if _deferred_thinking(interaction):
-            await interaction.edit_original_response(**_as_edit(private))
+            await interaction.edit_original_response(**as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
     if update is not None:
-        await interaction.edit_original_response(**_as_edit(update))
+        await interaction.edit_original_response(**as_edit(update))
     if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
 
 
-def _as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
+def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
     """`send` keyword arguments as `edit_original_response` takes them."""
     edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
     if "file" in message or "files" in message:

@@ -133,4 +133,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, player)
     );
     """,
+    # 8: without sight (issue 25): a server's text-only tables, a user's private views as text
+    """
+    ALTER TABLE guild_settings ADD COLUMN text_tables INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN text_view INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -11,12 +11,18 @@ Why it is shaped this way (issue 11, items 7 and 10):
 - Phones. Discord shows a picture about 400 px wide on a phone, so boards are `PHONE_WIDTH` wide
   and key text (names, scores, whose turn, the last roll) is at least `KEY` px: about 13 px on
   the phone. Nothing that matters is smaller than `SMALL`.
+- Names. The bundled font draws ASCII and a little punctuation only: any other character came out as
+  a box. Players' names are anything Discord allows, so every string is drawn through `drawable`:
+  accents are dropped (Zoë, José: Zoe, Jose), a letter the font lacks shows as "?" (so 李小龍 is ???,
+  still three letters), and emoji and other symbols are left out. The message text and the alt text
+  keep the names as they are.
 """
 
 from __future__ import annotations
 
 import io
 import threading
+import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -30,7 +36,14 @@ BACKGROUND: Colour = (245, 240, 228)
 INK: Colour = (40, 36, 32)
 MUTED: Colour = (110, 102, 90)
 WHITE: Colour = (255, 255, 255)
-PLAYER_COLOURS: list[Colour] = [(200, 50, 50), (40, 90, 200), (40, 150, 70), (200, 140, 20)]
+PLAYER_COLOURS: list[Colour] = [(205, 60, 0), (0, 85, 145), (0, 150, 110), (120, 30, 60)]
+"""Seat colours told apart with any common colour vision (issue 25): Okabe–Ito's vermillion, blue,
+bluish green and reddish purple, each shifted in lightness until every pair stays at least 19.7
+CIEDE2000 apart under simulated deuteranopia, protanopia and tritanopia (pure Okabe–Ito: 12.2; the
+red and green used before: 5.8), and dark enough to read as text on the cream paper (contrast 3.3 to
+9). tests/bot/test_palette.py measures it. Colour is never the only cue: see `SEAT_SHAPES`."""
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
+"""Each seat's mark, drawn beside its name and on its pieces, so seats differ in shape as well as colour."""
 BANNER: Colour = (250, 214, 80)
 """The result banner's fill: no board uses this gold for anything else."""
 BANNER_EDGE: Colour = (150, 105, 10)
@@ -48,6 +61,51 @@ def font(size: int = 14) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+FONT_EXTRAS = "©«°±´·»‘’“”…‹›⁄™"
+"""The characters beyond ASCII that the bundled font draws (tests/bot/test_drawable_names checks it)."""
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ", ["a", "b", "v", "g", "d", "e", "e", "zh", "z",
+    "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "-", "y",
+    "-", "e", "yu", "ya", "i", "yi", "ye", "g"], strict=True))
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m",
+    "n", "x", "o", "p", "r", "s", "s", "t", "y", "f", "ch", "ps", "o"], strict=True))
+SPELLED = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "þ": "th", "ı": "i", **_CYRILLIC,
+           **_GREEK}
+"""Letters the font lacks that have no decomposition to ASCII, spelled in ASCII (lower case; "-": nothing)."""
+
+
+def _has_glyph(char: str) -> bool:
+    return " " <= char <= "~" or char in FONT_EXTRAS
+
+
+def _spelled(char: str) -> str:
+    """One character the font lacks, in characters it has: "" when there is no spelling."""
+    out = ""
+    for part in unicodedata.normalize("NFKD", char):
+        if _has_glyph(part):
+            out += part
+        elif (spelled := SPELLED.get(part.lower())) is not None:
+            spelled = spelled.strip("-")
+            out += spelled.capitalize() if part.isupper() else spelled
+    return out
+
+
+@lru_cache(maxsize=4096)
+def drawable(text: str) -> str:
+    """`text` as the bundled font can draw it (see the module docstring): never a box for a glyph it lacks."""
+    if all(_has_glyph(char) for char in text):
+        return text
+    out = []
+    for char in text:
+        if _has_glyph(char):
+            out.append(char)
+        elif plain := _spelled(char):
+            out.append(plain)
+        elif unicodedata.category(char)[0] in "LN" and char.lower() not in SPELLED:
+            out.append("?")  # a letter or digit the font lacks (CJK, Arabic...): still there, as "?"
+    drawn = " ".join("".join(out).split()) if text.strip() else text
+    return drawn or "?"
+
+
 def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     image = Image.new("RGB", (width, height), BACKGROUND)
     return image, ImageDraw.Draw(image)
@@ -56,6 +114,29 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
 def blend(first: Colour, second: Colour, share: float) -> Colour:
     """`share` of `second` mixed into `first`."""
     return tuple(round(a + (b - a) * share) for a, b in zip(first, second, strict=True))  # type: ignore[return-value]
+
+
+def seat_colour(seat: int) -> Colour:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,
+              fill: Colour | int, outline: Colour | int | None = None, width: int = 2) -> None:
+    """The seat's shape (`SEAT_SHAPES`) around `centre`: circle, square, triangle or diamond. `fill`
+    and `outline` are colours, or palette indices on a palette ("P") image."""
+    x, y, r = centre[0], centre[1], radius
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    if shape == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "square":
+        r *= 0.9
+        draw.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "triangle":
+        draw.polygon([(x, y - r * 1.1), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)], fill=fill,
+                     outline=outline, width=width)
+    else:
+        draw.polygon([(x, y - r * 1.2), (x + r, y), (x, y + r * 1.2), (x - r, y)], fill=fill, outline=outline,
+                     width=width)
 
 
 def game_palette(colours: Iterable[Colour], inks: Iterable[Colour], papers: Iterable[Colour]) -> Image.Image:
@@ -117,7 +198,7 @@ so measuring and rasterising hold this lock (only on cache misses: the results a
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
     with _FREETYPE:
-        return font(size).getlength(text)
+        return font(size).getlength(drawable(text))
 
 
 def fit_size(text: str, size: int, width: float, smallest: int = SMALL) -> int:
@@ -140,6 +221,7 @@ def clip(text: str, size: int, width: float) -> str:
 def _text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int] | None:
     """The rendered string as an 8-bit mask and its offset from the anchor point."""
     stroke = 1 if bold else 0
+    text = drawable(text)
     with _FREETYPE:
         left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
         if right <= left or bottom <= top:

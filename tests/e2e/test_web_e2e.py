@@ -25,7 +25,7 @@ from bot.replies import image_names
 from bot.store import Store
 from bot.web.links import Pass
 from tests.conftest import start_bot
-from tests.e2e.browser import Recorder, browser  # noqa: F401
+from tests.e2e.browser import PHONE, Recorder, browser  # noqa: F401
 from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.fakediscord import FakeDiscord
@@ -80,6 +80,7 @@ async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_pro
     assert shown == session.version
     assert "your turn" in await page.inner_text("#turn")
     assert await page.locator("#choices").is_hidden(), "a spectator has nothing to press"
+    await fits_a_phone(page)
 
     rolled = await fake_discord.click(alice, board, board.button(label="Roll")["custom_id"])
     assert not rolled.ephemeral
@@ -99,6 +100,15 @@ async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_pro
     assert "/play/" not in recorder.text()
 
 
+async def fits_a_phone(page) -> None:
+    """Nothing of the page is wider than a 400 px phone screen: no sideways scrolling."""
+    await page.locator("#board-text:not(:empty)").wait_for()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for element in await page.locator("main *:visible").all():
+        box = await element.bounding_box()
+        assert box is None or box["x"] + box["width"] <= PHONE["width"] + 0.5, await element.evaluate("e => e.id")
+
+
 def _path(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
@@ -113,6 +123,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         public, personal = await links_for(fake_discord, user, channel)
         assert "/watch/" in public and "/play/" in personal
         _, pages[user.name] = await Recorder.open(browser, personal)
+        await fits_a_phone(pages[user.name])
         assert f"(you are {user.name})" in await pages[user.name].inner_text("h1")
     session = await parlor.host.last_session_in(str(channel.id))
     for step in range(400):
@@ -273,3 +284,53 @@ async def test_a_forged_expired_foreign_or_revoked_link_is_refused_and_changes_n
                                                      "key": "stop"}) as answer:
             assert answer.status == 409
         assert (await host.session(session.id)).version == session.version
+
+
+async def test_a_player_places_his_pawns_step_by_step_on_his_page(fake_discord, parlor, browser):  # noqa: F811
+    """Follow the Arrow's placing is a chain of steps: each choice opens the next one on the page alone
+    (with a Back button), and the last makes the move, which the Discord table then shows."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    session = await parlor.host.last_session_in(str(channel.id))
+    placer = alice if parlor.host.to_act(session) == [str(alice.id)] else bob
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, placer, channel))[1])
+    await wait_for_version(page, session.version)
+
+    first = page.get_by_role("button", name=re.compile(r"^Pawn 3 on a\d$"))
+    await first.click()
+    await page.get_by_text("So far: pawn 3 on").wait_for()
+    assert await page.locator("body").get_attribute("data-version") == str(session.version), "a step moves nothing"
+    await page.get_by_role("button", name="Back").click()
+    await first.wait_for()
+    await first.click()
+    for pawn in ("1", "5"):
+        await page.get_by_role("button", name=re.compile(rf"^Pawn {pawn} on [b-e]\d")).first.click()
+        await page.get_by_text(re.compile(rf"So far: .*pawn {pawn} on")).wait_for()
+    await page.get_by_role("button", name=re.compile(r"^Pawn 2 on d\d, pawn 4 on e\d")).click()
+    await page.locator("#done:not(:empty)").wait_for()
+    assert await page.inner_text("#error") == ""
+    await wait_for_version(page, session.version + 1)
+    assert f"move {session.version + 1}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
+    placed = parlor.host.public_view(await parlor.host.session(session.id))
+    pawns = next(player["pawns"] for player in placed["players"] if player["id"] == str(placer.id))
+    assert [pawns[n][0] for n in ("3", "1", "5", "2", "4")] == list("abcde"), "placed in the order chosen"
+
+
+async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_discord, database_url):
+    bot, task = await start_bot(fake_discord, database_url)
+    try:
+        assert bot.web is None
+        alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+        channel = fake_discord.channel("games")
+        await start_game(fake_discord, channel, alice, bob)
+        assert "Watch on the web" not in [b.get("label") for b in table(fake_discord, channel).buttons()]
+        answer = await fake_discord.slash(alice, "game web", channel=channel)
+        assert answer.ephemeral and "does not serve web pages" in answer.response.content
+        assert "WEB_PORT" in answer.response.content
+    finally:
+        await bot.close()
+        await task
+    fake_discord.assert_no_unknown_routes()
