@@ -112,6 +112,7 @@ class ParlorBot(commands.Bot):
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
         self.host.committing = self.tables.draw_ahead
+        self.host.moved_elsewhere = self.tables.forget
         self.panels = Panels(self, self.host)
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke

@@ -133,6 +133,9 @@ class Host:
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
         self.changed: Callable[[SessionRecord], None] = lambda session: None
         """Called with the session after every committed change of a running game (the AI looks: bot.ai_player)."""
+        self.moved_elsewhere: Callable[[int], None] = lambda session_id: None
+        """Called when this process finds that another process changed a game (a move on a web page served
+        there, bot.web): what it kept of that game's table is out of date too (bot.table)."""
         self.committing: Callable[[SessionRecord, dict], None] = lambda session, public_view: None
         """Called just before a move's commit with the session as it will be once committed, and its public
         view: the table starts drawing it while the commit is in flight (bot.table). The commit may still
@@ -180,6 +183,8 @@ class Host:
         return session
 
     def _forget(self, session_id: int) -> None:
+        """Drop this process's copies of a game another process has changed."""
+        self.moved_elsewhere(session_id)
         self._records.pop(session_id, None)
         self._legal.pop(session_id, None)
         self._last_seq.pop(session_id, None)
@@ -308,14 +313,21 @@ class Host:
         self._legal.move_to_end(session.id)
         return {player: list(actions) for player, actions in cached[1].items()}
 
-    async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> None:
+    async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> SessionRecord:
         """Refuse a component for a game that is over or not begun, or drawn for an earlier version,
-        unless that earlier component still offers `player` his own action (`_still_offered`)."""
+        unless that earlier component still offers `player` his own action (`_still_offered`).
+
+        Returns the session to act on: a component drawn for a later version than this process's copy
+        means another process moved (a web page served there, bot.web), so the game is read afresh."""
+        if expected_version > session.version:
+            self._forget(session.id)
+            session = await self.session(session.id)
         game = get_game(session.slug)
         self._require_playable(session, game)
         if expected_version != session.version and not await self._still_offered(session, game, player,
                                                                                  expected_version):
             raise UserError(STALE_BUTTON)
+        return session
 
     async def _still_offered(self, session: SessionRecord, game: Game, player: str, version: int) -> bool:
         """Whether a component drawn at an earlier `version` still acts for `player`.
@@ -522,7 +534,7 @@ class Host:
         game = get_game(session.slug)
         self._require_playable(session, game)
         if expected_version is not None:
-            await self.require_current(session, expected_version, player)
+            session = await self.require_current(session, expected_version, player)
         self._require_seat_player(session, player, by_ai)
         state = self.state_of(session)
         rng = RecordingRandomness(await self._chance_of_next_move(session))

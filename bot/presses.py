@@ -89,7 +89,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
 async def offered(host: Host, session: SessionRecord, player: str, version: int, key: str, kind: type) -> Pressed:
     """The component `key` of the game at `version`, if `player` may use it now; else a refusal.
     Discord's presses and the web pages' (bot.web.play) both come through here."""
-    await host.require_current(session, version, player)
+    session = await host.require_current(session, version, player)
     frontend = frontend_for(session.slug)
     legal = host.legal_by_player(session)
     own = host.view_for(session, player)
@@ -135,7 +135,7 @@ async def press_undo(interaction: discord.Interaction, session_id: int, version:
         host = host_of(interaction)
         session = await pressed_session(interaction, session_id)
         player = str(interaction.user.id)
-        await host.require_current(session, version, player)
+        session = await host.require_current(session, version, player)
         undoer = await host.undoer(session)
         if player != undoer:
             raise UserError(not_yours(session, (undoer,) if undoer else (), player))

@@ -111,6 +111,12 @@ class Tables:
             lock = self._locks[session_id] = asyncio.Lock()
         return lock
 
+    def forget(self, session_id: int) -> None:
+        """Another process changed the game (Host.moved_elsewhere), and may have posted its table: read
+        the table's record from the store next time."""
+        self._records.pop(session_id, None)
+        self._ahead.pop(session_id, None)
+
     def draw_ahead(self, session: SessionRecord, public_view: dict) -> None:
         """Start drawing the picture of `session` as a move about to commit will leave it (Host.committing)."""
         if session.state is None or self.host.text_view.known_text(session.guild_id):

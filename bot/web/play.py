@@ -46,7 +46,7 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
     """Do what the page asked; returns what to tell the page (`done` or `step`), or raises `UserError`."""
     version, kind, key, tokens, values = _request(body)
     if kind == "undo":
-        await host.require_current(session, version, player)
+        session = await host.require_current(session, version, player)
         undoer = await host.undoer(session)
         if player != undoer:
             raise UserError(not_yours(session, (undoer,) if undoer else (), player))

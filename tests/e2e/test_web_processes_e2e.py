@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.browser import Recorder, browser  # noqa: F401
-from tests.e2e.helpers import table
+from tests.e2e.helpers import player_to_act, table, tables
 from tests.e2e.processes import bot_process, stop
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.e2e.test_web_e2e import wait_for_version
@@ -57,6 +57,14 @@ async def test_each_shard_process_serves_the_web_pages_of_any_game(fake_discord:
         await playing.locator("#done:not(:empty)").wait_for()
         await wait_for_version(watching, version + 2)
         assert footer_move(fake, games) == version + 2, "the Discord table follows a move made on the other process"
+
+        board = table(fake, games)  # then Discord again, on shard 0's process, whose table record is older
+        mover = player_to_act(board, [alice, bob])
+        move = next(b for b in board.buttons() if b.get("custom_id", "").startswith("parlor:act:"))
+        await fake.click(mover, board, move["custom_id"])  # Roll, or Keep after a six
+        await wait_for_version(watching, version + 3)
+        await fake.wait_for(lambda: footer_move(fake, games) == version + 3, timeout=10)
+        assert len(tables(fake, games)) == 1, "one table for the game, whichever process updated it last"
     finally:
         for process in processes.values():
             await stop(process)
