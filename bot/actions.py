@@ -128,6 +128,9 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         return
     with gate.passage() if gate is not None else contextlib.nullcontext():
         try:
+            reach = getattr(interaction.client, "dm_reach", None)
+            if reach is not None:
+                await reach.acted(str(interaction.user.id))  # his DMs may be open again (bot.dm_reach)
             await work()
         except (UserError, IllegalMove) as error:
             await refuse(interaction, error.message)
