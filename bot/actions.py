@@ -49,7 +49,8 @@ class Done:
     `session_id`: the game whose table to bring up to date; `outcome`: a committed move (its
     private views go to the panels); `private`: keyword arguments of a message for the actor
     alone; `update`: an edit of the private message a pressed component was on;
-    `to_bottom`: re-post the table at the bottom of the channel.
+    `to_bottom`: re-post the table at the bottom of the channel; `dismiss`: delete the private
+    message the pressed component was on (it has been read: bot.presses.publish).
     """
 
     session_id: int | None = None
@@ -57,6 +58,7 @@ class Done:
     private: dict[str, Any] | None = None
     update: dict[str, Any] | None = None
     to_bottom: bool = False
+    dismiss: bool = False
 
     @classmethod
     def of(cls, outcome: MoveOutcome, **more: Any) -> Done:
@@ -188,6 +190,9 @@ async def show_done(interaction: discord.Interaction, done: Done) -> None:
             await interaction.followup.send(**{**private, "ephemeral": True})
     if update is not None:
         await interaction.edit_original_response(**_as_edit(update))
+    if done.dismiss and not _deferred_thinking(interaction):
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
     if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()

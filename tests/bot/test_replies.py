@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 from discord.ext import commands
@@ -11,7 +12,7 @@ from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import board_message, lobby_message, log_text, rules_embed
-from games import get_game
+from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
 
@@ -104,7 +105,7 @@ def test_game_rules_list_every_command_of_the_game(module):
     embed = rules_embed(cog_module.SLUG)
     listed = embed.fields[0].value
     for name in names:
-        assert f"`/{name}`" in listed, f"/{name} is missing from the rules of {cog_module.SLUG}"
+        assert f"`/{name}`" in listed or f"`/{name} " in listed, f"/{name} is missing from {cog_module.SLUG}'s rules"
 
 
 @pytest.mark.parametrize("slug", ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones"])
@@ -116,4 +117,12 @@ def test_game_rules_list_the_shared_verbs_the_game_uses(slug):
         except IllegalMove as refusal:
             if "is not used in this game" in refusal.message:
                 continue
-        assert f"`/{verb}`" in listed, f"/{verb} is missing from the rules of {slug}"
+        assert f"`/{verb}`" in listed or f"`/{verb} " in listed, f"/{verb} is missing from the rules of {slug}"
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_game_rules_commands_read_cleanly(slug):
+    """Each line: the command as typed, in code, a dash, what it does; never "`/roll`: /roll —" (issue 21)."""
+    for line in rules_embed(slug).fields[0].value.splitlines():
+        assert re.fullmatch(r"`/[a-z]+( [^`]+)?` — [^/\s].*\S", line), line
+        assert "`: /" not in line and line.count(" — ") == 1, line
