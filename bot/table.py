@@ -43,6 +43,7 @@ from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import board_message, image_names, lobby_message, mention
 from bot.shards import Shards
+from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
 
 log = logging.getLogger(__name__)
@@ -101,8 +102,11 @@ class Tables:
         view = self.host.public_view(session)
         png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                   session.turn_events)
-        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                             legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
+        message = board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
+                                legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
+        if session.status == "finished":
+            add_rating_field(message["embed"], session, await self.host.store.rating_changes(session.id))
+        return message
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).

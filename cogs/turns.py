@@ -1,4 +1,4 @@
-"""Playing over a day: `/notify` (turn DMs), `/settings reminder|clock` (per server) and `/stats`."""
+"""Playing over a day: `/notify` (turn DMs), `/settings reminder|clock|leaderboard` (per server) and `/stats`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from bot.actions import Done, guarded, host_of, play
 from bot.ai_seats import AI_NAME, is_ai_id
 from bot.dm_reach import refused_dm
 from bot.host import UserError
+from bot.ratings import AI_RATED
 from bot.share import answer_privately, shareable
+from bot.standings import stats_lines
 
 
 def _require_manage_guild(interaction: discord.Interaction) -> None:
@@ -52,7 +54,7 @@ class Turns(commands.Cog):
 
         await play(interaction, work)
 
-    settings = app_commands.Group(name="settings", description="This server's reminder and turn clock periods",
+    settings = app_commands.Group(name="settings", description="This server's reminders, turn clock and leaderboard",
                                   guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
     @settings.command(name="reminder", description="Hours before the player to act is reminded (again each period)")
@@ -66,6 +68,29 @@ class Turns(commands.Cog):
     async def clock(self, interaction: discord.Interaction,
                     hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
+
+    @settings.command(name="leaderboard", description="Whether games with Parlor's AI count on the leaderboard")
+    @app_commands.describe(ai_games="on: count games with the AI too (and list it); off: people only. "
+                                    "Leave out to see it")
+    @app_commands.choices(ai_games=[app_commands.Choice(name="on", value="on"),
+                                    app_commands.Choice(name="off", value="off")])
+    async def leaderboard(self, interaction: discord.Interaction,
+                          ai_games: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> None:
+            store = host_of(interaction).store
+            guild_id = str(interaction.guild_id)
+            if ai_games is not None:
+                _require_manage_guild(interaction)
+                with_ai = (await store.set_leaderboard_with_ai(guild_id, ai_games.value == "on")).leaderboard_with_ai
+            else:
+                with_ai = (await store.guild_settings(guild_id)).leaderboard_with_ai
+            text = (f"`/leaderboard` counts games with {AI_NAME} too, and lists it." if with_ai else
+                    f"`/leaderboard` counts games between people only; games with {AI_NAME} are rated apart.")
+            if ai_games is not None:
+                text = f"Saved. {text}"
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await guarded(interaction, work)
 
     async def _set_hours(self, interaction: discord.Interaction, *, reminder_hours: float | None = None,
                          turn_clock_hours: float | None = None) -> None:
@@ -101,7 +126,10 @@ async def stats_answer(interaction: discord.Interaction, player: str) -> dict:
     guild_id = str(interaction.guild_id)
     rows = await records.stats(host, player, guild_id)
     name = AI_NAME if is_ai_id(player) else await records.player_name(host, player, guild_id, interaction)
-    return {"content": records.stats_text(name, rows)}
+    key = AI_RATED if is_ai_id(player) else player
+    rated = stats_lines(await host.store.player_ratings(guild_id, key),
+                        await host.store.last_rating_changes(guild_id, key), of_ai=is_ai_id(player))
+    return {"content": "\n".join([records.stats_text(name, rows), *rated])[:2000]}
 
 
 async def setup(bot: commands.Bot) -> None:

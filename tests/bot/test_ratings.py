@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.host import Host
+from bot.migrations import MIGRATIONS
 from bot.ratings import AI_RATED, ALL, PEOPLE, new_rating, places, shown
 from bot.store import Rating, RatingChange, Seat, StaleVersion, Store
 from games import get_game
@@ -158,3 +159,27 @@ async def test_ratings_survive_reopening_the_database(database_url):
     assert (await reopened.guild_settings("1")).leaderboard_with_ai is False
     assert (await reopened.set_leaderboard_with_ai("1", True)).leaderboard_with_ai is True
     await reopened.close()
+
+
+async def test_a_database_from_before_ratings_is_migrated_and_keeps_its_games(database_url, monkeypatch):
+    """Migration 6 on a database made by the migrations before it, on SQLite and PostgreSQL."""
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS[:5])
+    old = await Store.connect(database_url)
+    assert await old.schema_version() == 5
+    lobby = await old.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE, invited=[],
+                                   options={}, now=1.0)
+    await old.set_guild_hours("1", reminder_hours=6.0)
+    await old.close()
+    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS)
+    store = await Store.connect(database_url)
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert await store.session(lobby.id) == lobby
+    settings = await store.guild_settings("1")
+    assert settings.reminder_hours == 6.0 and settings.leaderboard_with_ai is False
+    host = Host(store, seed_source=iter(range(1, 10_000)).__next__)
+    await host.join("7", BOB)
+    await play_out(host, lobby.id)
+    assert len(await store.rating_changes(lobby.id)) == 4, "two players, two pools"
+    await store.close()

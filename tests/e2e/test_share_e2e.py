@@ -4,6 +4,7 @@ once, pinging nobody, and takes the button off the private answer."""
 from __future__ import annotations
 
 from bot.client import ParlorBot
+from tests.conftest import start_bot
 from tests.e2e.helpers import pings
 from tests.fakediscord import FakeDiscord
 
@@ -27,3 +28,22 @@ async def test_stats_answer_privately_and_share_posts_them_once(fake_discord: Fa
     assert posted.content.startswith("Shared by alice:") and private.content in posted.content
     assert pressed.followups == [posted]
     assert pings(fake_discord, [channel]) == [], "sharing pings nobody"
+
+
+async def test_a_share_button_works_after_a_restart(fake_discord: FakeDiscord, tmp_path):
+    database = str(tmp_path / "parlor.sqlite3")
+    alice = fake_discord.create_user("alice")
+    channel = fake_discord.channel("games")
+    first, _ = await start_bot(fake_discord, database)
+    try:
+        private = (await fake_discord.slash(alice, "leaderboard", channel=channel)).response
+    finally:
+        await first.close()
+    second, _ = await start_bot(fake_discord, database)
+    try:
+        await fake_discord.click(alice, private, share_button(private))
+        await fake_discord.wait_for(lambda: private.buttons() == [], what="the Share button to go")
+        assert fake_discord.messages(channel)[-1].content.startswith("Shared by alice:\nNo rated game")
+    finally:
+        await second.close()
+    fake_discord.assert_no_unknown_routes()

@@ -1,0 +1,158 @@
+"""How ratings are shown (bot.ratings): the leaderboard's text and picture, `/stats` lines, the final table.
+
+The leaderboard answers privately with a Share button (bot.share); its picture is 720 px wide with names
+and ratings in the boards' key type size (about 14 px on a 400 px phone), drawn off the event loop, and
+its alt text (the attachment's description) names the top entries for screen readers. Which pool it
+shows is the server's choice (`/settings leaderboard`): games between people only (the default), or
+every rated game, the AI's seats included and the AI listed. Without a game it shows each game's top
+three on the server, the games with the most rated players first.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import discord
+
+from bot.ai_seats import AI_NAME
+from bot.drawing import draw_off_loop
+from bot.ratings import ALL, PEOPLE, change_text, new_rating, shown
+from bot.render.canvas import (
+    BODY,
+    INK,
+    KEY,
+    MUTED,
+    PHONE_WIDTH,
+    SMALL,
+    TITLE,
+    Board,
+    clip,
+    fit_size,
+    game_palette,
+)
+from bot.store import RatedPlayer, RatingChange, SessionRecord, Store
+from games import get_game
+
+LEADERBOARD_FILE = "leaderboard.png"
+TOP, TOP_PER_GAME = 10, 3
+ROW, HEADING, MARGIN = 44, 52, 20
+GOLD, SILVER, BRONZE = (190, 140, 20), (120, 125, 135), (160, 95, 45)
+STRIPE = (236, 229, 212)
+PAPER = (245, 240, 228)
+PALETTE = game_palette([PAPER, STRIPE, INK, MUTED, GOLD, SILVER, BRONZE], [INK, MUTED, GOLD, SILVER, BRONZE],
+                       [PAPER, STRIPE])
+DESCRIPTION_MAX = 1024
+
+
+def pool_of(with_ai: bool) -> str:
+    return ALL if with_ai else PEOPLE
+
+
+async def leaderboard_rows(store: Store, guild_id: str, slug: str | None, with_ai: bool
+                           ) -> list[tuple[str, list[RatedPlayer]]]:
+    """(game, best-rated players) for one game, or each rated game of the server (its top three)."""
+    pool = pool_of(with_ai)
+    if slug is not None:
+        return [(slug, await store.leaderboard(guild_id, pool, slug, TOP))]
+    return [(game, await store.leaderboard(guild_id, pool, game, TOP_PER_GAME))
+            for game in await store.rated_games(guild_id, pool)]
+
+
+def _entry(rank: int, row: RatedPlayer) -> str:
+    return f"{rank}. {row.name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
+
+
+def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None, with_ai: bool) -> str:
+    """The leaderboard in words (the message text, for those who do not see the picture)."""
+    what = get_game(slug).title if slug else "every game"
+    counted = f"games with {AI_NAME} counted too" if with_ai else f"games between people (games with {AI_NAME} apart)"
+    if not any(rows for _, rows in sections):
+        game = f" of {what}" if slug else ""
+        return (f"No rated game{game} on this server yet: a game counts once it is played to the end or "
+                f"claimed ({counted}).")
+    lines = [f"**Leaderboard: {what}** on this server, {counted}."]
+    for game, rows in sections:
+        if slug is None:
+            lines.append(f"__{get_game(game).title}__")
+        lines += [_entry(rank, row) for rank, row in enumerate(rows, start=1)]
+    lines.append("Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours).")
+    return "\n".join(lines)[:2000]
+
+
+def alt_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None) -> str:
+    """The picture's description for screen readers: the top entries, in order."""
+    parts = [f"{get_game(game).title}: " + "; ".join(_entry(rank, row) for rank, row in enumerate(rows, start=1))
+             for game, rows in sections if rows]
+    title = f"Leaderboard of {get_game(slug).title}" if slug else "Leaderboard of every game"
+    return f"{title}. {'. '.join(parts) or 'No rated game yet'}."[:DESCRIPTION_MAX]
+
+
+def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: str, subtitle: str) -> bytes:
+    """The leaderboard as a phone-legible picture: rank, name, rating and games, the top three in medal colours."""
+    rows = sum(len(found) + 1 for _, found in sections)
+    height = 2 * MARGIN + 80 + rows * ROW
+    board = Board.blank(PHONE_WIDTH, height, PAPER)
+    board.text((MARGIN, MARGIN), title, fit_size(title, TITLE, PHONE_WIDTH - 2 * MARGIN), INK, bold=True)
+    board.text((MARGIN, MARGIN + 42), subtitle, fit_size(subtitle, SMALL, PHONE_WIDTH - 2 * MARGIN), MUTED)
+    y = MARGIN + 80
+    name_width = PHONE_WIDTH - 2 * MARGIN - 70 - 230
+    for game, found in sections:
+        board.text((MARGIN, y + ROW / 2), get_game(game).title, KEY, INK, "lm", bold=True)
+        board.text((PHONE_WIDTH - MARGIN, y + ROW / 2), "rating  games", SMALL, MUTED, "rm")
+        y += ROW
+        for rank, row in enumerate(found, start=1):
+            if rank % 2:
+                board.draw.rectangle((MARGIN // 2, y, PHONE_WIDTH - MARGIN // 2, y + ROW - 1), fill=STRIPE)
+            medal = {1: GOLD, 2: SILVER, 3: BRONZE}.get(rank, INK)
+            middle = y + ROW / 2
+            board.text((MARGIN + 44, middle), f"{rank}.", KEY, medal, "rm", bold=rank <= 3)
+            board.text((MARGIN + 60, middle), clip(row.name, KEY, name_width), KEY, INK, "lm", bold=rank == 1)
+            board.text((PHONE_WIDTH - MARGIN - 100, middle), f"{shown(row.rating):,}", KEY, INK, "rm", bold=True)
+            board.text((PHONE_WIDTH - MARGIN, middle), str(row.rating.games), BODY, MUTED, "rm")
+            y += ROW
+    return board.png(PALETTE)
+
+
+async def leaderboard_message(store: Store, guild_id: str, slug: str | None) -> dict:
+    """`/leaderboard [game]`: the words, and the picture with its alt text (send() keyword arguments)."""
+    with_ai = (await store.guild_settings(guild_id)).leaderboard_with_ai
+    sections = await leaderboard_rows(store, guild_id, slug, with_ai)
+    text = leaderboard_text(sections, slug, with_ai)
+    if not any(rows for _, rows in sections):
+        return {"content": text}
+    title = f"Leaderboard: {get_game(slug).title}" if slug else "Leaderboard: every game"
+    subtitle = "Games with Parlor (AI) counted too" if with_ai else "Games between people"
+    png = await draw_off_loop(draw_leaderboard, sections, title, subtitle)
+    return {"content": text, "file": discord.File(io.BytesIO(png), filename=LEADERBOARD_FILE,
+                                                  description=alt_text(sections, slug))}
+
+
+def stats_lines(ratings: Sequence[RatedPlayer], last: dict[tuple[str, str], RatingChange], *,
+                of_ai: bool = False) -> list[str]:
+    """`/stats`: each game's rating and what the last game did to it; the one with AI games too, if any differ
+    (`of_ai`: the AI's own, which has only that one)."""
+    by_key = {(row.slug, row.pool): row for row in ratings}
+    lines = []
+    for slug in sorted({row.slug for row in ratings}):
+        people, every = by_key.get((slug, PEOPLE)), by_key.get((slug, ALL))
+        for row, label in ((people, ""), (every, "" if of_ai else f", games with {AI_NAME} counted too")):
+            if row is None or (row is every and people is not None and people.rating.games == every.rating.games):
+                continue
+            change = last.get((slug, row.pool))
+            delta = shown(change.after) - shown(change.before or new_rating()) if change else 0
+            lines.append(f"• {get_game(slug).title}{label}: rating **{shown(row.rating):,}** "
+                         f"({'+' if delta >= 0 else '−'}{abs(delta)} in the last game)")
+    return ["**Ratings** (1000 for a newcomer):", *lines] if lines else []
+
+
+def add_rating_field(embed: discord.Embed, session: SessionRecord, changes: Sequence[RatingChange]) -> None:
+    """The final table's field: each player's rating after the game and its change, in the pool the game counts
+    in first (games between people; else the pool that counts games with the AI)."""
+    if not changes:
+        return
+    pool = PEOPLE if any(change.pool == PEOPLE for change in changes) else ALL
+    ordered = sorted((change for change in changes if change.pool == pool), key=lambda change: -shown(change.after))
+    lines = [f"{change.name}: {change_text(change)}" for change in ordered]
+    name = "Ratings" if pool == PEOPLE else f"Ratings (games with {AI_NAME}, counted apart)"
+    embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)

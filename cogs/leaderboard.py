@@ -1,0 +1,36 @@
+"""`/leaderboard [game]`: the server's best-rated players (bot.standings), privately, with a Share button."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import host_of
+from bot.share import answer_privately, shareable
+from bot.standings import leaderboard_message
+from cogs.lobby import GAME_CHOICES
+
+EVERY_GAME = ""
+
+
+class Leaderboard(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's best-rated players (private; Share posts it)")
+    @app_commands.describe(game="One game's top ten (default: each game's top three)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction,
+                          game: app_commands.Choice[str] | None = None) -> None:
+        await answer_privately(interaction, "leaderboard", game.value if game else EVERY_GAME)
+
+
+@shareable("leaderboard")
+async def leaderboard_answer(interaction: discord.Interaction, slug: str) -> dict:
+    return await leaderboard_message(host_of(interaction).store, str(interaction.guild_id), slug or None)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Leaderboard(bot))
