@@ -126,3 +126,20 @@ def test_game_rules_commands_read_cleanly(slug):
     for line in rules_embed(slug).fields[0].value.splitlines():
         assert re.fullmatch(r"`/[a-z]+( [^`]+)?` — [^/\s].*\S", line), line
         assert "`: /" not in line and line.count(" — ") == 1, line
+
+
+def test_one_point_is_never_one_pts():
+    """"1 point", "1 pt" in pictures; and no picture or text writes a number before a bare "pts" (issue 21)."""
+    from pathlib import Path
+
+    from bot.frontend import points_text
+    from bot.render.canvas import pts
+
+    assert [points_text(n) for n in (1, -1, 0, 12)] == ["1 point", "-1 point", "0 points", "12 points"]
+    assert points_text(1, bold=True) == "**1** point" and [pts(1), pts(21)] == ["1 pt", "21 pts"]
+    root = Path(__file__).resolve().parents[2] / "bot"
+    for source in root.rglob("*.py"):
+        if source.name in ("canvas.py", "frontend.py"):
+            continue  # where points_text and pts are written
+        text = source.read_text()
+        assert not re.search(r"\} pts\b|\}\*\* points\b|\} points\.", text), f"{source.name} spells points itself"
