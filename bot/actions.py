@@ -132,7 +132,9 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         try:
             reach = getattr(interaction.client, "dm_reach", None)
             if reach is not None:
-                await reach.acted(str(interaction.user.id))  # his DMs may be open again (bot.dm_reach)
+                # His DMs may be open again (bot.dm_reach); a database in trouble must not cost him his command.
+                with contextlib.suppress(StorageError):
+                    await reach.acted(str(interaction.user.id))
             await work()
         except (UserError, IllegalMove) as error:
             await refuse(interaction, error.message)
