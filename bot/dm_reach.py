@@ -62,5 +62,5 @@ class DmReach:
         """`user` used the bot: his DMs may be open again (costs nothing unless he was marked)."""
         known = await self._known()
         if user in known:
-            known.discard(user)
             await self.store.set_dms_closed(user, False)
+            known.discard(user)
