@@ -1,11 +1,14 @@
 """One user intent, from interaction to reply: the path every command and button shares.
 
-`play` is the path of anything that may change a game. It acknowledges the interaction first
+`play` is the path of anything that may change a game. It sends the acknowledgement first
 (a private "thinking…" only the user sees), before any database or drawing work, so Discord's
-3-second deadline is met however slow the rest is. Then
-the host commits, the game's table is brought up to date (`bot.table`), the players' private
-panels are refreshed (`bot.panels`), and the actor gets his private note, if any; a slash
-command's "thinking…" is removed when there is nothing private to say.
+3-second deadline is met however slow the rest is. Then the host commits, the game's table is
+brought up to date (`bot.table`), the players' private panels are refreshed (`bot.panels`), and
+the actor gets his private note, if any; a slash command's "thinking…" is removed when there is
+nothing private to say. The work does not wait for Discord's answer to the acknowledgement (a
+round trip that would only delay the table, issue 24): only what answers the interaction itself
+(a refusal, the private note, removing "thinking…") waits until it has been acknowledged. If the
+acknowledgement fails, a move already made stays made and shown, and the failure is logged.
 
 A refusal is a private message saying what to do instead and changes nothing; an unexpected
 error is logged with its traceback and answered with an apology. `guarded` is the same for
@@ -14,6 +17,7 @@ commands that only read and answer at once (rules, log, lists).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -150,10 +154,14 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
     """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
 
     async def steps() -> None:
-        await acknowledge(interaction)
-        got = await work()
+        acknowledged = asyncio.ensure_future(acknowledge(interaction))
+        try:
+            got = await work()
+        except BaseException:
+            await acknowledged  # a refusal answers the acknowledged interaction (if the ack failed: that error)
+            raise
         done = Done.of(got) if isinstance(got, MoveOutcome) else (got or Done())
-        await show_done(interaction, done)
+        await show_done(interaction, done, acknowledged)
 
     await guarded(interaction, steps)
 
@@ -165,8 +173,11 @@ async def pressed_session(interaction: discord.Interaction, session_id: int) -> 
                                                          guild_id=guild, player=str(interaction.user.id))
 
 
-async def show_done(interaction: discord.Interaction, done: Done) -> None:
-    """The table, the panels, then the actor's private note (or the end of his "thinking…")."""
+async def show_done(interaction: discord.Interaction, done: Done, acknowledged: Awaitable[None] | None = None
+                    ) -> None:
+    """The table, the panels, then the actor's private note (or the end of his "thinking…").
+
+    `acknowledged`: the acknowledgement still on its way, awaited before the interaction is answered."""
     client = interaction.client
     private = done.private
     if done.session_id is not None:
@@ -180,6 +191,8 @@ async def show_done(interaction: discord.Interaction, done: Done) -> None:
             await client.panels.update(done.outcome)  # type: ignore[attr-defined]
         except Exception:
             log.exception("could not update the panels of session %s", done.outcome.session.id)
+    if acknowledged is not None:
+        await acknowledged
     update = done.update
     if update is not None and _deferred_thinking(interaction):
         # Acknowledged with a private "thinking…" (not on a private message): that is what can change.

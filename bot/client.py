@@ -108,6 +108,7 @@ class ParlorBot(commands.Bot):
                                          send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
+        self.host.committing = self.tables.draw_ahead
         self.panels = Panels(self, self.host, self.dm_reach)
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke

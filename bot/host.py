@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
 from bot.ratings import rating_keys, updated_ratings
-from bot.store import ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
+from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
 from bot.turn_clock import (
     Periods,
     WaitPlan,
@@ -52,6 +52,9 @@ ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here
              "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
+TURN_DMS_FRESH = 60.0
+"""Seconds a player's `/notify` choice is trusted from memory. This process's own changes apply at once;
+another process's (several shards, bot.shards) reach this one's games within this time."""
 LEGAL_CACHE_SIZE = 64
 """Sessions whose legal actions are kept: a move asks for them several times (the outcome, the table,
 the panels, the next press) and Crayon Rails takes milliseconds to list them; few games move at once."""
@@ -134,6 +137,10 @@ class Host:
         """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
         self.changed: Callable[[SessionRecord], None] = lambda session: None
         """Called with the session after every committed change of a running game (the AI looks: bot.ai_player)."""
+        self.committing: Callable[[SessionRecord, dict], None] = lambda session, public_view: None
+        """Called just before a move's commit with the session as it will be once committed, and its public
+        view: the table starts drawing it while the commit is in flight (bot.table). The commit may still
+        fail, so nothing may reach Discord from here."""
         # A session's lock lives while someone holds or awaits it; parsed states are kept for the most
         # recently used sessions only, so memory stays flat however many games the bot has hosted.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -143,6 +150,10 @@ class Host:
         self._records: OrderedDict[int, SessionRecord] = OrderedDict()
         self._legal: OrderedDict[int, tuple[int, dict[str, list[dict]]]] = OrderedDict()
         self._periods: dict[str | None, Periods] = {}
+        self._open_in: OrderedDict[str, int] = OrderedDict()
+        """The open session last found in each channel (checked against `_records` before use)."""
+        self._turn_dms: OrderedDict[str, tuple[float, bool]] = OrderedDict()
+        """Per user: (when read, whether he asked for turn DMs); see TURN_DMS_FRESH."""
         self._last_seq: dict[int, int] = {}
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
         self._undoers: dict[int, tuple[int, str | None]] = {}
@@ -195,11 +206,24 @@ class Host:
                 self._states.popitem(last=False)
 
     async def open_session(self, channel_id: str) -> SessionRecord:
-        """The channel's lobby or running game, or a refusal saying how to start one."""
+        """The channel's lobby or running game, or a refusal saying how to start one.
+
+        The session found last time is used without a read while this process's copy of it is still
+        open: it is the one (a channel has one open session, and a new one opens only once it is over).
+        """
+        known = self._open_in.get(channel_id)
+        cached = self._records.get(known) if known is not None else None
+        if cached is not None and cached.status in OPEN_STATUSES and cached.channel_id == channel_id:
+            self._records.move_to_end(cached.id)
+            return cached
         session = await self.store.open_session_in(channel_id)
         if session is None:
             raise UserError(await self._no_open_game(channel_id))
-        return session
+        self._open_in.pop(channel_id, None)
+        self._open_in[channel_id] = session.id
+        while len(self._open_in) > STATE_CACHE_SIZE:
+            self._open_in.popitem(last=False)
+        return self._remember_record(session)
 
     async def _no_open_game(self, channel_id: str) -> str:
         """Why a command finds no game here: the last one is over (and how to start another), or none ever was."""
@@ -519,9 +543,12 @@ class Host:
             ratings = await self._ratings_after(session, changes)
         wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
         changes["waiting_since"] = wait.waiting_since
+        public_view, now = game.view(new_state, None), self.clock()
+        self.committing(session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now}),
+                        public_view)
         updated = await self.store.record_move(session, player=player, action=dict(action),
-                                               outcomes=rng.outcomes, now=self.clock(),
-                                               timers=wait.timers, ratings=ratings, **changes)
+                                               outcomes=rng.outcomes, now=now, timers=wait.timers, ratings=ratings,
+                                               **changes)
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
@@ -533,7 +560,7 @@ class Host:
         self._scheduled(wait)
         self.changed(updated)
         return MoveOutcome(
-            session=updated, events=events, public_view=game.view(new_state, None),
+            session=updated, events=events, public_view=public_view,
             views_before={p: game.view(state, p) for p in session.player_ids},
             views_after={p: game.view(new_state, p) for p in session.player_ids},
             legal=self.legal_by_player(updated),
@@ -677,6 +704,22 @@ class Host:
 
     async def set_turn_dms(self, user_id: str, on: bool) -> None:
         await self.store.set_turn_dms(user_id, on)
+        self._turn_dms[user_id] = (self.clock(), on)
+
+    async def turn_dm_users(self, user_ids: list[str]) -> set[str]:
+        """Those of `user_ids` who asked for a DM when their turn comes: from memory while fresh
+        (TURN_DMS_FRESH), so a move that passes the turn reads nothing before its commit."""
+        now = self.clock()
+        stale = [user for user in user_ids
+                 if (known := self._turn_dms.get(user)) is None or not 0 <= now - known[0] < TURN_DMS_FRESH]
+        asked = await self.store.turn_dm_users(stale) if stale else set()
+        for user in stale:
+            self._turn_dms.pop(user, None)
+            self._turn_dms[user] = (now, user in asked)
+        wanted = {user for user in user_ids if user in asked or (user not in stale and self._turn_dms[user][1])}
+        while len(self._turn_dms) > STATE_CACHE_SIZE:
+            self._turn_dms.popitem(last=False)
+        return wanted
 
     async def _wait_plan(self, session: SessionRecord, to_act: list[str], actor: str | None) -> WaitPlan:
         to_act = [player for player in to_act if player not in session.ai_played]  # the AI never idles
@@ -686,7 +729,7 @@ class Host:
         newcomers = [p for p in to_act if p not in (session.waiting_since or {}) and p != actor]
         return plan_wait(session.waiting_since, to_act, actor=actor, now=self.clock(),
                          periods=await self.periods_for(session.guild_id),
-                         turn_dms=await self.store.turn_dm_users(newcomers))
+                         turn_dms=await self.turn_dm_users(newcomers))
 
     def _scheduled(self, wait: WaitPlan) -> None:
         if wait.timers.add:

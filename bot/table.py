@@ -16,6 +16,11 @@ behind its session (a crash between a commit and the Discord call, Discord unrea
 brought up to date at start-up (`catch_up`) or by the next interaction with the game; updates
 for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
 
+Speed (issue 24): a move's picture is drawn while its commit is in flight (`draw_ahead`, called by
+the host just before the commit) and used only if the committed session is the one it was drawn
+for; the table records are kept in memory once read or written (one process owns a guild, as
+for the host's sessions), so showing a move reads nothing from the database.
+
 Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
 (winners are named, not notified).
 
@@ -33,6 +38,7 @@ import contextlib
 import logging
 import re
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -48,6 +54,10 @@ from bot.store import SessionRecord, TableRecord
 
 log = logging.getLogger(__name__)
 
+DRAWN_AHEAD = 256
+"""Pictures drawn ahead of their commit kept at most (one per session: the latest move's)."""
+RECORDS_KEPT = 4096
+"""Table records kept in memory; others are read back from the store when next shown."""
 STRAY_SCAN = 50
 """How many of a channel's latest messages are searched for a table a crash left unrecorded."""
 GAME_FOOTER = re.compile(r"Game #(?P<session>[0-9]+)\b")
@@ -87,6 +97,8 @@ class Tables:
         self.client = client
         self.host = host
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._ahead: OrderedDict[int, tuple[SessionRecord, asyncio.Future[bytes]]] = OrderedDict()
+        self._records: OrderedDict[int, TableRecord] = OrderedDict()
 
     def _lock(self, session_id: int) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -94,14 +106,48 @@ class Tables:
             lock = self._locks[session_id] = asyncio.Lock()
         return lock
 
+    def draw_ahead(self, session: SessionRecord, public_view: dict) -> None:
+        """Start drawing the picture of `session` as a move about to commit will leave it (Host.committing)."""
+        if session.state is None:
+            return
+        drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board, public_view,
+                                                      image_names(session), session.turn_events))
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())  # unused: no warning
+        self._ahead.pop(session.id, None)
+        self._ahead[session.id] = (session, drawing)
+        while len(self._ahead) > DRAWN_AHEAD:
+            self._ahead.popitem(last=False)
+
+    async def _picture(self, session: SessionRecord, view: dict) -> bytes:
+        """The board of the session as committed: drawn ahead of its commit if that drew this very session."""
+        ahead = self._ahead.get(session.id)
+        if ahead is not None and _same_picture(ahead[0], session):
+            del self._ahead[session.id]
+            return await ahead[1]
+        return await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                   session.turn_events)
+
+    async def _record(self, session_id: int) -> TableRecord | None:
+        known = self._records.get(session_id)
+        if known is None:
+            return await self.host.store.table(session_id)
+        self._records.move_to_end(session_id)
+        return known.model_copy()
+
+    async def _save(self, record: TableRecord) -> None:
+        await self.host.store.save_table(record)
+        self._records.pop(record.session_id, None)
+        self._records[record.session_id] = record.model_copy()
+        while len(self._records) > RECORDS_KEPT:
+            self._records.popitem(last=False)
+
     async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
         """The table's message for the session as committed."""
         if session.state is None:
             note = "The lobby is empty and has been closed." if session.status != "lobby" else None
             return lobby_message(session, note=note, ping=ping)
         view = self.host.public_view(session)
-        png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
-                                  session.turn_events)
+        png = await self._picture(session, view)
         message = board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
                                 legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
         if session.status == "finished":
@@ -114,7 +160,7 @@ class Tables:
         `strays`: first retire tables of this game a crash may have left unrecorded (at start-up)."""
         async with self._lock(session_id):
             session = await self.host.current(session_id)
-            record = await self.host.store.table(session_id)
+            record = await self._record(session_id)
             if strays:
                 await self._retire_strays(session, record.message_id if record else None)
             if (record is not None and record.message_id and not to_bottom
@@ -142,7 +188,7 @@ class Tables:
                 sent = await channel.send(**message)
                 record.message_id = str(sent.id)
             record.shown_version, record.shown_status, record.announced = session.version, session.status, now
-            await self.host.store.save_table(record)
+            await self._save(record)
             if previous:
                 await self._retire(channel, previous)
             if first:
@@ -184,7 +230,7 @@ class Tables:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(int(record.message_id or 0)).edit(view=None)
             record.message_id = None
-            await self.host.store.save_table(record)
+            await self._save(record)
 
     async def catch_up(self, shards: Shards | None = None) -> int:
         """Bring every table behind its committed game up to date (at start-up); returns how many.
@@ -198,6 +244,12 @@ class Tables:
             except Exception:
                 log.exception("could not bring the table of session %s up to date", session_id)
         return caught
+
+
+def _same_picture(drawn: SessionRecord, session: SessionRecord) -> bool:
+    """Whether a picture drawn for `drawn` shows `session`: the same version, state, events and names."""
+    return (drawn.version == session.version and drawn.state == session.state
+            and drawn.turn_events == session.turn_events and image_names(drawn) == image_names(session))
 
 
 def _shows_session(message: discord.Message) -> int | None:

@@ -5,8 +5,9 @@ Why it is shaped this way (issue 11, items 7 and 10):
 - Speed. Encoding an RGB PNG was most of a board's cost. Boards are drawn in RGB (so text stays
   antialiased), then mapped onto a fixed per-game palette of at most 256 colours (`game_palette`)
   and saved as a palette ("P") PNG with light compression: several times faster to encode and
-  smaller. Rasterising text was the rest; `Board.text` keeps each rendered string as a mask, so a
-  name or number drawn before costs one paste.
+  smaller; bands of rows seen in earlier pictures are not deflated again (`png_bands`, issue 24).
+  Rasterising text was the rest; `Board.text` keeps each rendered string as a mask, so a name or
+  number drawn before costs one paste.
 - Phones. Discord shows a picture about 400 px wide on a phone, so boards are `PHONE_WIDTH` wide
   and key text (names, scores, whose turn, the last roll) is at least `KEY` px: about 13 px on
   the phone. Nothing that matters is smaller than `SMALL`.
@@ -20,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.png_bands import palette_png
 
 Colour = tuple[int, int, int]
 
@@ -86,6 +89,9 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     buffer = io.BytesIO()
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        encoded = palette_png(image, PNG_COMPRESS_LEVEL)
+        if encoded is not None:
+            return encoded
         image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     else:
         image.save(buffer, format="PNG", optimize=False)

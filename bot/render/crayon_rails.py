@@ -37,6 +37,7 @@ from bot.render.canvas import (
     font,
     token_labels,
 )
+from bot.render.png_bands import palette_png
 from games.crayon_rails.mapdata import COLUMNS, board
 
 WIDTH = 600
@@ -121,6 +122,9 @@ def to_palette(image: Image.Image) -> Image.Image:
 
 
 def encode(image: Image.Image) -> bytes:
+    encoded = palette_png(image, 1)
+    if encoded is not None:
+        return encoded
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

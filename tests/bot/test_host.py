@@ -230,3 +230,17 @@ async def test_legal_actions_are_listed_once_per_version(host, monkeypatch):
     assert again == {p: original(host.state_of(moved), p) for p in moved.player_ids}
     assert host.legal_actions(moved, BOB.id) == again[BOB.id]
     assert listed == [], "the move listed the new version's actions once; every later call is served from memory"
+
+
+async def test_a_channel_s_next_game_is_found_after_the_last_one_ended(host):
+    """The host remembers each channel's open game (no read before a move): once that game is over, the
+    channel's next one is found, whichever way it was opened."""
+    first = await host.open_lobby(guild_id="1", channel_id="c-next", slug="john-henry", creator=ALICE)
+    assert (await host.open_session("c-next")).id == first.id
+    await host.abandon("c-next", ALICE.id, can_manage=False)
+    with pytest.raises(UserError):
+        await host.open_session("c-next")
+    second = await host.open_lobby(guild_id="1", channel_id="c-next", slug="two-fat-dudes", creator=BOB)
+    assert (await host.open_session("c-next")).id == second.id
+    await host.join("c-next", ALICE)
+    assert (await host.open_session("c-next")).status == "active", "the copy it returns is the latest"

@@ -183,3 +183,14 @@ async def test_a_database_from_before_ratings_is_migrated_and_keeps_its_games(da
     await play_out(host, lobby.id)
     assert len(await store.rating_changes(lobby.id)) == 4, "two players, two pools"
     await store.close()
+
+
+async def test_a_seat_the_ai_stood_in_for_is_rated_as_its_person_in_the_pool_with_ai_games(host, clock):
+    session_id = await start_game(host, "john-henry", "900", [ALICE, BOB])
+    await host.act(session_id, ALICE.id, {"type": "roll"})  # Bob never rolls for first player
+    clock.advance(49 * HOUR)
+    await host.substitute("900", ALICE.id)
+    await play_out(host, session_id)
+    assert await ratings(host, "1", "john-henry", PEOPLE, [ALICE.id, BOB.id]) == {}
+    rated = await ratings(host, "1", "john-henry", ALL, [ALICE.id, BOB.id, AI_RATED])
+    assert set(rated) == {ALICE.id, BOB.id}, "the AI's own rating moves only with its own seats"

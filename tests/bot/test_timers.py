@@ -286,3 +286,26 @@ async def test_each_process_sends_only_the_reminders_of_its_own_shards(host, clo
     assert [(r.session.guild_id, r.player) for r in second_shard.reminders] == [(west, CAROL.id)]
     assert await one.dispatch_due() == 0 and await two.dispatch_due() == 0, "each reminder once"
     assert len(first_shard.reminders) == 1
+
+
+async def test_a_notify_choice_made_in_another_process_applies_within_a_minute(host, store, clock):
+    """Each process keeps the players' /notify choices in memory (a move reads nothing before its commit);
+    its own changes apply at once, another process's within TURN_DMS_FRESH (bot.host)."""
+    session_id = await start_game(host, "follow-the-arrow", CHANNEL, [ALICE, BOB], options={"first": BOB.id})
+    outbox = Outbox()
+    dispatcher = outbox.dispatcher(host)
+    await first_move(host, session_id, BOB.id)  # Alice's turn: her choice (none yet) is read and kept
+    await first_move(host, session_id, ALICE.id)
+    other_process = Host(store, clock=clock)
+    await other_process.set_turn_dms(ALICE.id, True)
+
+    clock.advance(30)
+    await first_move(host, session_id, BOB.id)
+    await dispatcher.dispatch_due()
+    assert outbox.notices == [], "half a minute later this process still goes by what it read"
+
+    await first_move(host, session_id, ALICE.id)
+    clock.advance(31)
+    await first_move(host, session_id, BOB.id)
+    await dispatcher.dispatch_due()
+    assert [n.player for n in outbox.notices] == [ALICE.id], "a minute after it read it, it reads again"

@@ -225,3 +225,27 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
         assert not rolled.ephemeral and not rolled.late
     finally:
         await bot.close()
+
+
+async def test_a_move_reaches_the_table_before_discord_answers_its_acknowledgement(fake_discord: FakeDiscord,
+                                                                                   parlor: ParlorBot):
+    """The acknowledgement is sent first, but the move does not wait for Discord's answer to it; the
+    "thinking…" is removed only once it has come (bot.actions)."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("slow-network")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    fake.world.callback_answers = answers = asyncio.Event()
+    roll = asyncio.create_task(fake.slash(alice, "roll", channel=channel))
+
+    def shown() -> bool:
+        found = tables(fake, channel)
+        return len(found) == 1 and found[0].embed["footer"]["text"].endswith("move 2")
+
+    await fake.wait_for(shown, what="the table to show the roll while the acknowledgement's answer is held")
+    thinking = [r for r in fake.interactions.by_id.values() if r.thinking]
+    assert len(thinking) == 1, "acknowledged, and still thinking: nothing answered the interaction yet"
+    answers.set()
+    result = await roll
+    assert not result.ephemeral and not result.thinking
+    assert (await parlor.host.current(session_id)).version == 2

@@ -183,6 +183,8 @@ class Rest:
         result = self.log.for_callback(request.match_info["interaction_id"], request.match_info["token"])
         body, files = await messages.read_body(request)
         answer = interactions.acknowledge(self.world, result, body, files)
+        if self.world.callback_answers is not None:
+            await self.world.callback_answers.wait()
         if request.query.get("with_response") in ("1", "true", "True"):
             return json_response(answer)
         return web.Response(status=204)

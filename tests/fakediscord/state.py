@@ -206,6 +206,9 @@ class World:
         """Files users attached to slash command options (served like message attachments)."""
         self.requests: list[tuple[str, str, bytearray]] = []
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
+        self.callback_answers: asyncio.Event | None = None
+        """When set to an Event: interaction callbacks take effect at once, but their HTTP answers wait
+        for it (a slow network back to the bot)."""
         self.bot_user = FakeUser(id=self.snowflake(), name="parlor-test-bot", bot=True)
         self.users[self.bot_user.id] = self.bot_user
         owner = FakeUser(id=self.snowflake(), name="guild-owner")

@@ -1,0 +1,237 @@
+"""From a move to the table that shows it, next to a bare ping, through the project's fake Discord.
+
+Two bots run as processes of their own, each connected with the real discord.py client to its own
+fake Discord (tests/fakediscord) served by this process: Parlor (`python -m bot` on a SQLite file,
+wrapped by bench/latency_probe.py, which adds the step timers and the loop-lag probe) and a minimal
+discord.py bot whose `/ping` answers at once (bench/ping_bot.py). Samples alternate: a `/ping`, then
+a John Henry move by the player to act, as a `/roll` or as a press of the table's Roll button (new
+games by `/game rematch`, not timed). Each is timed in the fake, from the moment it sends the
+INTERACTION_CREATE to the arrival of the REST call that shows the result: for `/ping` its interaction
+callback; for a move the table's write in the game's channel (the new table's POST, or the PATCH
+that edits it in place). Prints median, p95 and p99 of each and their ratios to the ping's.
+
+Then the steps of a move, from Parlor's own timers (bench/latency_probe.py): milliseconds per move
+in each step, and its share of the median interaction-to-table time. Steps overlap (drawing runs in
+a worker thread while the loop goes on), so the shares need not add up to 100 %.
+
+Last, `--burst` moves at once (one `/roll` in each of as many channels), with the longest
+event-loop stall measured inside Parlor (one callback or task step; garbage collection included,
+and the longest collection alone).
+
+Run: python bench/bench_latency.py [--samples 300] [--burst 1000]
+
+Figures (this 2-core machine, shared with other work; one run each) are in the README's performance
+section; before and after each change:
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.helpers import is_over, latest_board, player_to_act, table  # noqa: E402
+from tests.fakediscord import FakeDiscord, FakeUser  # noqa: E402
+from tests.fakediscord.state import FakeChannel  # noqa: E402
+
+WARM_UP = 30
+"""Samples of each kind thrown away first (caches, the first pictures, the first commits)."""
+TABLE_WRITE = re.compile(r"/api/v10/channels/(?P<channel>[0-9]+)/messages(/[0-9]+)?$")
+CALLBACK = re.compile(r"/api/v10/interactions/[0-9]+/[^/]+/callback$")
+
+
+class Timeline:
+    """When the fake sent each INTERACTION_CREATE and received each REST request (perf_counter)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.sent = 0.0
+        self.requests: list[tuple[float, str, str]] = []
+        dispatch, requests, timeline = fake.gateway.dispatch, fake.world.requests, self
+
+        def timed_dispatch(event: str, *args: object, **kwargs: object) -> None:
+            if event == "INTERACTION_CREATE":
+                timeline.sent = time.perf_counter()
+            dispatch(event, *args, **kwargs)  # type: ignore[arg-type]
+
+        class TimedRequests(list):
+            def append(self, request: tuple[str, str, bytearray]) -> None:
+                timeline.requests.append((time.perf_counter(), request[0], request[1]))
+                super().append(request)
+
+        fake.gateway.dispatch = timed_dispatch  # type: ignore[method-assign]
+        fake.world.requests = TimedRequests(requests)
+
+    def first(self, since: float, method: tuple[str, ...], path: re.Pattern[str], channel: int | None = None) -> float:
+        for at, verb, where in self.requests:
+            match = path.search(where) if at >= since and verb in method else None
+            if match and (channel is None or match.group("channel") == str(channel)):
+                return at - since
+        raise AssertionError(f"no {method} {path.pattern} after the interaction")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def summary(values: list[float]) -> tuple[float, float, float]:
+    return statistics.median(values), percentile(values, 0.95), percentile(values, 0.99)
+
+
+async def process(fake: FakeDiscord, folder: Path, *argv: str, **env: str) -> asyncio.subprocess.Process:
+    settings = {**os.environ, "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base,
+                "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_GUILD_ID": "", "PYTHONPATH": str(ROOT),
+                "LOG_LEVEL": "WARNING", **env}
+    return await asyncio.create_subprocess_exec(sys.executable, *argv, cwd=folder, env=settings,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def stop(bot: asyncio.subprocess.Process) -> str:
+    bot.terminate()
+    out, err = await asyncio.wait_for(bot.communicate(), 30)
+    if bot.returncode != 0:
+        raise SystemExit(f"a bot failed (exit {bot.returncode}): {err.decode(errors='replace')[-2000:]}")
+    return out.decode()
+
+
+class Game:
+    """A John Henry game between alice and bob in one channel of Parlor's fake."""
+
+    def __init__(self, fake: FakeDiscord, channel: FakeChannel, players: list[FakeUser]) -> None:
+        self.fake, self.channel, self.players = fake, channel, players
+
+    async def start(self) -> None:
+        alice, bob = self.players
+        await self.fake.slash(alice, "game start", channel=self.channel, game="john-henry", opponent=bob)
+        lobby = table(self.fake, self.channel)
+        await self.fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+
+    async def move(self, press: bool) -> None:
+        """The player to act rolls: `/roll`, or the table's Roll button; a new game once one is over."""
+        board = latest_board(self.fake, self.channel)
+        if is_over(board):
+            await self.fake.slash(self.players[0], "game rematch", channel=self.channel)
+            board = latest_board(self.fake, self.channel)
+        player = player_to_act(board, self.players)
+        if press:
+            result = await self.fake.click(player, board, board.button(label="Roll")["custom_id"])
+        else:
+            result = await self.fake.slash(player, "roll", channel=self.channel)
+        if result.ephemeral:
+            raise AssertionError(f"a move was refused: {result.response.content}")
+
+    def over(self) -> bool:
+        return is_over(latest_board(self.fake, self.channel))
+
+
+async def timed(timeline: Timeline, act: Callable[[], Awaitable[None]], method: tuple[str, ...],
+                path: re.Pattern[str], channel: int | None = None) -> float:
+    await act()
+    return timeline.first(timeline.sent, method, path, channel) * 1000
+
+
+def report(label: str, values: list[float], baseline: tuple[float, float, float] | None) -> None:
+    median, p95, p99 = summary(values)
+    line = f"{label:<34} {median:7.2f} {p95:7.2f} {p99:7.2f} ms"
+    if baseline is not None:
+        line += f"   x{median / baseline[0]:5.1f} x{p95 / baseline[1]:5.1f} x{p99 / baseline[2]:5.1f}"
+    print(line)
+
+
+async def burst(fake: FakeDiscord, players: list[FakeUser], channels: int) -> float:
+    """`channels` games, then one `/roll` in each at once; seconds until every table showed it."""
+    games = [Game(fake, fake.create_channel(f"burst-{n}"), players) for n in range(channels)]
+    for group in range(0, channels, 50):
+        await asyncio.gather(*(game.start() for game in games[group:group + 50]))
+    began = time.perf_counter()
+    await asyncio.gather(*(game.move(press=False) for game in games))
+    return time.perf_counter() - began
+
+
+async def main(samples: int, burst_channels: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder)
+        async with FakeDiscord() as ping_fake, FakeDiscord() as parlor_fake:
+            ping_fake.deferred_timeout = parlor_fake.deferred_timeout = 120.0
+            pinger = await process(ping_fake, path, str(ROOT / "bench" / "ping_bot.py"))
+            parlor = await process(parlor_fake, path, str(ROOT / "bench" / "latency_probe.py"),
+                                   DATABASE_URL=f"sqlite:///{path / 'parlor.sqlite3'}")
+            try:
+                await ping_fake.wait_until_ready(30)
+                await parlor_fake.wait_until_ready(30)
+                ping_times, parlor_times = Timeline(ping_fake), Timeline(parlor_fake)
+                someone = ping_fake.create_user("someone")
+                ping_channel = ping_fake.channel("general")
+                players = [parlor_fake.create_user("alice"), parlor_fake.create_user("bob")]
+                game = Game(parlor_fake, parlor_fake.channel("games"), players)
+                await game.start()
+                pings: list[float] = []
+                moves: dict[bool, list[float]] = {False: [], True: []}
+                acks: list[float] = []
+                os.kill(parlor.pid, signal.SIGUSR1)  # the probe starts counting now
+                for number in range(WARM_UP + samples):
+                    ping = await timed(ping_times, lambda: ping_fake.slash(someone, "ping", channel=ping_channel),
+                                       ("POST",), CALLBACK)
+                    press = number % 2 == 1
+                    if game.over():
+                        await game.move(press)  # the rematch and its first roll: not timed
+                    move = await timed(parlor_times, functools.partial(game.move, press), ("POST", "PATCH"),
+                                       TABLE_WRITE, game.channel.id)
+                    if number == WARM_UP:
+                        os.kill(parlor.pid, signal.SIGUSR1)
+                    if number >= WARM_UP:
+                        pings.append(ping)
+                        moves[press].append(move)
+                        acks.append(parlor_times.first(parlor_times.sent, ("POST",), CALLBACK) * 1000)
+                os.kill(parlor.pid, signal.SIGUSR2)  # steps so far, before the burst
+                await asyncio.sleep(0.5)
+                baseline = summary(pings)
+                print(f"{samples} samples each, after {WARM_UP} to warm up; median, p95, p99 "
+                      "(and as many times the ping's)")
+                report("/ping of a minimal discord.py bot", pings, None)
+                report("Parlor: /roll to its table write", moves[False], baseline)
+                report("Parlor: Roll button to table write", moves[True], baseline)
+                report("Parlor: either, to the table write", moves[False] + moves[True], baseline)
+                report("Parlor: either, to the acknowledgement", acks, baseline)
+                if burst_channels:
+                    os.kill(parlor.pid, signal.SIGUSR1)
+                    seconds = await burst(parlor_fake, players, burst_channels)
+                    print(f"{burst_channels} /roll at once, in as many channels: all tables shown in {seconds:.2f} s")
+            finally:
+                out = await stop(parlor)
+                await stop(pinger)
+        probes = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        median = statistics.median(moves[False] + moves[True])
+        steps = probes[0]
+        print(f"steps of a move inside Parlor (per move: ms, and share of the median {median:.2f} ms to the table):")
+        for name, spent in steps["steps"].items():
+            print(f"  {name:<44} {spent:6.2f} ms  {spent / median:6.1%}")
+        print("one move's timeline inside Parlor (median ms after discord.py got the interaction: began, ended):")
+        for name, (began, ended) in sorted(steps["timeline"].items(), key=lambda item: item[1]):
+            print(f"  {began:6.2f} {ended:6.2f}  {name.strip()}")
+        if burst_channels:
+            stall = probes[-1]
+            print(f"during the burst: longest event-loop step {stall['longest_step']:.1f} ms, "
+                  f"without garbage collection {stall['longest_own_step']:.1f} ms, "
+                  f"longest collection {stall['longest_collection']:.1f} ms")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--burst", type=int, default=1000)
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.samples, arguments.burst))

@@ -1,0 +1,182 @@
+"""`python -m bot` with bench instruments, for bench/bench_latency.py (never used by the bot itself).
+
+Adds, around the unmodified bot: timers on each step of a move (how long it ran, summed per step),
+and the event-loop stall meter of bench/bench_table.py. SIGUSR1 resets both; SIGUSR2 prints them as
+one JSON line (milliseconds per move), and so does the exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import json
+import signal
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import discord.abc
+import discord.http
+import discord.webhook.async_
+from bench_table import StallMeter
+from discord.state import ConnectionState
+
+import bot.__main__
+import bot.actions
+import bot.render.canvas
+import bot.table
+from bot.host import Host
+from bot.store import Store
+from games import get_game
+
+spent: dict[str, float] = defaultdict(float)
+moves = 0
+meter: StallMeter | None = None
+received = 0.0
+"""When the interaction being handled arrived (the bench sends one at a time)."""
+marks: dict[str, list[float]] = {}
+"""This move's steps: [began, ended] in ms after `received` (first beginning, last end)."""
+timelines: list[dict[str, list[float]]] = []
+
+
+def timing(owner: Any, name: str, step: str | Callable[..., str]) -> None:
+    """Add the time `owner.name` takes to `step` (a name, or a function of the call's arguments)."""
+    original = getattr(owner, name)
+
+    def label(args: tuple, kwargs: dict) -> str:
+        return step if isinstance(step, str) else step(*args, **kwargs)
+
+    def note(args: tuple, kwargs: dict, began: float) -> None:
+        ended = time.perf_counter()
+        named = label(args, kwargs)
+        spent[named] += ended - began
+        span = marks.setdefault(named, [(began - received) * 1000, 0.0])
+        span[1] = (ended - received) * 1000
+
+    if inspect.iscoroutinefunction(original):
+        @functools.wraps(original)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                note(args, kwargs, began)
+    else:
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                note(args, kwargs, began)
+
+    setattr(owner, name, timed)
+
+
+def arrival(original: Callable[..., Any]) -> Callable[..., Any]:
+    """discord.py parsing an INTERACTION_CREATE: a new move's timeline begins."""
+
+    @functools.wraps(original)
+    def parsed(*args: Any, **kwargs: Any) -> Any:
+        global received, marks
+        if marks:
+            timelines.append(marks)
+        received, marks = time.perf_counter(), {}
+        return original(*args, **kwargs)
+
+    return parsed
+
+
+def rest_step(_self: Any, route: Any, *args: Any, **kwargs: Any) -> str:
+    path = route.path
+    if path.endswith("/callback"):
+        return "REST: interaction callback (the acknowledgement)"
+    if path.startswith("/webhooks/"):
+        return f"REST: {route.method} the interaction's own message"
+    if path.startswith("/channels/{channel_id}/messages"):
+        kind = {"POST": "post", "PATCH": "edit", "DELETE": "delete"}.get(route.method, route.method)
+        return f"REST: {kind} a channel message (table)"
+    return f"REST: {route.method} {path}"
+
+
+def count_move(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        global moves
+        moves += 1
+        return await original(*args, **kwargs)
+
+    return counted
+
+
+def instrument() -> None:
+    timing(bot.actions, "acknowledge", "acknowledge (defer; until Discord answered)")
+    timing(Host, "_act_locked", "host: engine, views and commit")
+    timing(Store, "record_move", "  of which: the commit (record_move)")
+    timing(bot.table.Tables, "show", "table: show (whole, from commit to saved)")
+    timing(bot.table.Tables, "compose", "  of which: compose (view, draw, message)")
+    timing(bot.table, "draw_off_loop", "    of which: drawing pool (draw + encode)")
+    timing(bot.render.canvas, "to_png", "      of which: encode (to_png)")
+    timing(Store, "table", "  of which: read the table record")
+    timing(Store, "save_table", "  of which: save the table record")
+    timing(bot.actions, "show_done", "show_done (table, panels, private note)")
+    timing(Store, "open_session_in", "read: the channel's session")
+    timing(Store, "turn_dm_users", "read: who gets turn DMs")
+    timing(type(get_game("john-henry")), "apply", "engine: apply the action")
+    timing(bot.table, "board_message", "  of which: the message (embed, buttons)")
+    timing(discord.abc.Messageable, "send", "discord.py: send the table (until answered)")
+    timing(discord.http.HTTPClient, "request", rest_step)
+    timing(discord.webhook.async_.AsyncWebhookAdapter, "request", rest_step)
+    Host.act = count_move(Host.act)  # type: ignore[method-assign]
+    ConnectionState.parse_interaction_create = arrival(ConnectionState.parse_interaction_create)
+
+
+def dump() -> None:
+    count = max(moves, 1)
+    steps = {name: seconds * 1000 / count for name, seconds in sorted(spent.items())}
+    stalls = {"longest_step": 0.0, "longest_own_step": 0.0, "longest_collection": 0.0}
+    if meter is not None:
+        stalls = {"longest_step": meter.longest_step * 1000, "longest_own_step": meter.longest_own_step * 1000,
+                  "longest_collection": meter.longest_collection * 1000}
+    timeline = {}
+    for name in {name for marked in timelines for name in marked}:
+        spans = [marked[name] for marked in timelines if name in marked]
+        if len(spans) * 2 >= len(timelines):
+            timeline[name] = [statistics.median(s[0] for s in spans), statistics.median(s[1] for s in spans)]
+    print(json.dumps({"moves": moves, "steps": steps, "timeline": timeline, **stalls}), flush=True)
+
+
+def reset() -> None:
+    global moves, meter
+    spent.clear()
+    timelines.clear()
+    moves = 0
+    if meter is not None:
+        meter.__exit__()
+    meter = StallMeter().__enter__()
+
+
+original_run = bot.__main__._run
+
+
+async def probed_run(*args: Any) -> None:
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, reset)
+    loop.add_signal_handler(signal.SIGUSR2, dump)
+    try:
+        await original_run(*args)
+    finally:
+        dump()
+
+
+if __name__ == "__main__":
+    instrument()
+    bot.__main__._run = probed_run
+    sys.exit(bot.__main__.main([]))
