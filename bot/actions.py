@@ -63,6 +63,8 @@ class Done:
     update: dict[str, Any] | None = None
     to_bottom: bool = False
     dismiss: bool = False
+    note_of: int | None = None
+    """The game a private reply is about when `session_id` is not set (bot.private_notes)."""
 
     @classmethod
     def of(cls, outcome: MoveOutcome, **more: Any) -> Done:
@@ -200,6 +202,10 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
     # The pressed private message is edited last: that edit is what tells the user the press is done.
     if private is not None:
         if _deferred_thinking(interaction):
+            about = done.session_id if done.session_id is not None else done.note_of
+            notes = getattr(client, "private_notes", None)
+            if about is not None and notes is not None and private.get("view") is not None:
+                await notes.shown(about, interaction)  # the one he had before for this game goes first
             await interaction.edit_original_response(**_as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})

@@ -29,6 +29,7 @@ from bot.gate import Gate
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
 from bot.panels import Panels
+from bot.private_notes import PrivateNotes
 from bot.storage_errors import StorageError
 from bot.store import Store
 from bot.table import Tables
@@ -110,6 +111,7 @@ class ParlorBot(commands.Bot):
         self.tables = Tables(self, self.host)
         self.host.committing = self.tables.draw_ahead
         self.panels = Panels(self, self.host, self.dm_reach)
+        self.private_notes = PrivateNotes()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         self.dispatcher.start()

@@ -227,7 +227,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
         message["files"] = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
     if _from_private_message(interaction):
         return Done(update=message)
-    return Done(private=message)
+    return Done(private=message, note_of=session.id)
 
 
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> Done:

@@ -62,7 +62,7 @@ async def hand_of(interaction: discord.Interaction, session: SessionRecord) -> D
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
     host = host_of(interaction)
     panel = await private_reply(session, host.view_for(session, player), player, host.legal_by_player(session))
-    return Done(private=panel)
+    return Done(private=panel, note_of=session.id)
 
 
 async def draw(interaction: discord.Interaction) -> Done:

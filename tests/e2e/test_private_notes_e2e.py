@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.e2e.random_play import Offer, RandomPlay
 from tests.e2e.test_ai_e2e import play_with_the_ai, quick_ai
 
@@ -23,13 +25,15 @@ class FinishesWhatSheOpens(RandomPlay):
         return private or found
 
 
-async def test_follow_the_arrow_against_the_ai_leaves_no_note_per_move(fake_discord, parlor):
+@pytest.mark.parametrize("player", [FinishesWhatSheOpens, RandomPlay])
+async def test_follow_the_arrow_against_the_ai_leaves_no_note_per_move(fake_discord, parlor, player):
+    """Also when she leaves a private choice unmade and opens another (random presses): it replaces the old."""
     quick_ai(parlor)
     channel = fake_discord.create_channel("arrows")
     alice = fake_discord.create_user("alice")
     await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow",
                              opponent=fake_discord.bot_user)
-    game = FinishesWhatSheOpens(fake_discord, parlor, channel, [alice], random.Random(4))
+    game = player(fake_discord, parlor, channel, [alice], random.Random(4))
     await play_with_the_ai(fake_discord, parlor, game, 2000)
     session = await game.session()
     assert session.status == "finished"
