@@ -4,7 +4,7 @@ A private reply (an ephemeral message: the choice of where a pawn goes, the bone
 next step, **Show my bones**) can only be changed or deleted through the interaction that sent it, for
 15 minutes. So the reply path (`bot.actions.show_done`) hands each new one to `PrivateNotes.shown`,
 which deletes the one the same player got before in the same game, before showing the new one: that
-one has been read, and a choice on it would now be refused as stale anyway. A reply the player chose
+one has been read, and he has asked for something newer. A reply the player chose
 a move on goes at once (`bot.presses.publish`); together they leave each player at most one private
 note per game.
 
