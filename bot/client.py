@@ -31,10 +31,12 @@ from bot.notices import DiscordNotices
 from bot.panels import Panels
 from bot.private_notes import PrivateNotes
 from bot.storage_errors import StorageError
-from bot.store import Store
+from bot.store import SessionRecord, Store
 from bot.table import Tables
 from bot.timers import TurnDispatcher
 from bot.turn_clock import Periods
+from bot.web.links import Links
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 IN_FLIGHT_GRACE = 10.0
@@ -83,6 +85,7 @@ class ParlorBot(commands.Bot):
     host: Host
     dispatcher: TurnDispatcher | None = None
     ai: AiPlayer | None = None
+    web: WebServer | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
         intents = discord.Intents.default()
@@ -114,12 +117,31 @@ class ParlorBot(commands.Bot):
         self.private_notes = PrivateNotes()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
+        await self.start_web()
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
         set_aside_start_up()
+
+    async def start_web(self) -> None:
+        """The web pages (bot.web), when WEB_PORT is set: served from this process, told of its commits."""
+        if self.settings.web_port is None:
+            return
+        secret = self.settings.web_secret.get_secret_value() if self.settings.web_secret else None
+        self.web = WebServer(self.host, await Links.open(self.host.store, secret),
+                             show_move=lambda outcome: show_ai_move(self, outcome), gate=self.gate,
+                             link_hours=self.settings.web_link_hours)
+        await self.web.start(self.settings.web_host, self.settings.web_port, self.settings.web_base_url)
+        ai_poke, web = self.host.changed, self.web
+
+        def changed(session: SessionRecord) -> None:
+            ai_poke(session)
+            web.poke(session)
+
+        self.host.changed = changed
+        self.tables.watch_url = lambda session: web.base_url + web.watch_path(session.id)
 
     async def sync_commands(self) -> None:
         await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,
@@ -144,6 +166,8 @@ class ParlorBot(commands.Bot):
             await self.dispatcher.stop()
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
+        if self.web is not None:
+            await self.web.stop()
         try:
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:

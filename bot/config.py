@@ -40,9 +40,17 @@ class Settings(BaseSettings):
                                     description="How many shards the whole bot runs (over all its processes).")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1; needs SHARD_COUNT.")
+    web_port: int | None = Field(default=None, ge=0, le=65535,
+                                 description="Serve the games' web pages on this port (unset: no web pages).")
+    web_host: str = Field(default="127.0.0.1", description="The address the web pages listen on.")
+    web_base_url: str | None = Field(default=None,
+                                     description="The pages' public address for links, e.g. https://parlor.example.org.")
+    web_secret: SecretStr | None = Field(default=None, description="Signs the web links (unset: a random secret "
+                                                                   "kept in the database).")
+    web_link_hours: float = Field(default=72.0, gt=0, description="How long a player's personal web link works.")
 
     @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", "shard_count",
-                     mode="before")
+                     "web_port", "web_base_url", "web_secret", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

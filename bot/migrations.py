@@ -124,7 +124,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX rating_changes_by_player ON rating_changes (player, session_id);
     ALTER TABLE guild_settings ADD COLUMN leaderboard_with_ai INTEGER NOT NULL DEFAULT 0;
     """,
-    # 7: users whose direct messages Discord refused (bot.dm_reach): no DM is tried until they act again
+    # 7: the web pages (bot.web): each player's personal link generation; asking again revokes the older links
+    """
+    CREATE TABLE web_links (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        player TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (session_id, player)
+    );
+    """,
+    # 8: users whose direct messages Discord refused (bot.dm_reach): no DM is tried until they act again
     """
     ALTER TABLE user_settings ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0;
     """,

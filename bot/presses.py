@@ -82,9 +82,13 @@ def _key(component: Component) -> str:
 async def check_press(interaction: discord.Interaction, session_id: int, version: int, key: str,
                       kind: type) -> Pressed:
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
-    host = host_of(interaction)
     session = await pressed_session(interaction, session_id)
-    player = str(interaction.user.id)
+    return await offered(host_of(interaction), session, str(interaction.user.id), version, key, kind)
+
+
+async def offered(host: Host, session: SessionRecord, player: str, version: int, key: str, kind: type) -> Pressed:
+    """The component `key` of the game at `version`, if `player` may use it now; else a refusal.
+    Discord's presses and the web pages' (bot.web.play) both come through here."""
     await host.require_current(session, version, player)
     frontend = frontend_for(session.slug)
     legal = host.legal_by_player(session)

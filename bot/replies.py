@@ -23,6 +23,7 @@ from bot.turn_clock import format_duration
 from games import GAMES, get_game
 
 BOARD_FILE = "board.png"
+WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
 
 
@@ -109,7 +110,8 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
 
 
 def board_components(session: SessionRecord, public_view: dict,
-                     legal: Mapping[str, list[dict]] | None = None, undoer: str | None = None) -> discord.ui.View:
+                     legal: Mapping[str, list[dict]] | None = None, undoer: str | None = None,
+                     web_url: str | None = None) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
     runs, drawn from every player's `legal` actions, and Undo (named for `undoer`) while someone may
     take his move back; Rematch and New game once it has finished; New game once abandoned."""
@@ -124,6 +126,9 @@ def board_components(session: SessionRecord, public_view: dict,
         view.add_item(TableButton(session.id, "rematch"))
     if session.status in ("finished", "abandoned"):
         view.add_item(TableButton(session.id, "new"))
+    if web_url is not None:
+        with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
+            view.add_item(discord.ui.Button(label=WATCH_LABEL, style=discord.ButtonStyle.link, url=web_url))
     return view
 
 
@@ -138,7 +143,7 @@ def board_content(session: SessionRecord, public_view: dict) -> str | None:
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                   headline: str | None = None, *, png: bytes, ping: Sequence[str] = (),
                   with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
-                  undoer: str | None = None) -> dict:
+                  undoer: str | None = None, web_url: str | None = None) -> dict:
     """Keyword arguments for sending the board: embed, picture, items for the next step.
 
     Only the players in `ping` are notified; every other mention in the text shows a name and
@@ -148,7 +153,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
         "content": board_content(session, public_view),
         "embed": board_embed(session, public_view, events, headline),
         "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
-        "view": (board_components(session, public_view, legal, undoer) if with_buttons
+        "view": (board_components(session, public_view, legal, undoer, web_url) if with_buttons
                  else discord.ui.View(timeout=None)),
         "allowed_mentions": _mentions(ping),
     }
@@ -228,14 +233,20 @@ def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict
     """The game so far as the table told it, with names: one numbered line per move; long logs keep the latest."""
     if not moves:
         return "No moves yet."
+    lines = log_lines(session, moves)
+    text = "\n".join(lines)
+    while len(text) > 1900:
+        lines = lines[1:]
+        text = "…\n" + "\n".join(lines)
+    return text
+
+
+def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> list[str]:
+    """One numbered line per move, as the table told it, with names (the whole log: `log_text` cuts it)."""
     frontend = frontend_for(session.slug)
     names = image_names(session)
     lines = []
     for move, events in moves:
         told = " ".join(narrate(frontend, events, names)) or f"{session.name_of(move.player)} moved."
         lines.append(f"{move.seq}. {told}")
-    text = "\n".join(lines)
-    while len(text) > 1900:
-        lines = lines[1:]
-        text = "…\n" + "\n".join(lines)
-    return text
+    return lines

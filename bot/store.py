@@ -761,6 +761,44 @@ class Store:
             await self._db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)"
                                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
+    async def meta_or_set(self, key: str, value: str) -> str:
+        """The fact stored under `key`, storing `value` first if there is none (the first process wins)."""
+        async with self._transaction():
+            await self._db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                                   (key, value))
+        return await self.meta(key) or value
+
+    # -- the web pages (bot.web) -------------------------------------------------
+
+    async def web_generation(self, session_id: int, player: str) -> int:
+        """The generation of `player`'s current personal link to the game (0: he never asked for one)."""
+        async with self._db.execute("SELECT generation FROM web_links WHERE session_id = ? AND player = ?",
+                                    (session_id, player)) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def next_web_generation(self, session_id: int, player: str) -> int:
+        """A new generation for `player`'s personal link: every older link stops working."""
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO web_links (session_id, player, generation) VALUES (?, ?, 1)"
+                " ON CONFLICT (session_id, player) DO UPDATE SET generation = web_links.generation + 1",
+                (session_id, player))
+        return await self.web_generation(session_id, player)
+
+    async def watched(self, session_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """For the web pages' poll: each session's version, and the sum of its link generations (which
+        changes when a player asks for a new link), in one cheap query."""
+        if not session_ids:
+            return {}
+        marks = ", ".join("?" for _ in session_ids)
+        async with self._db.execute(
+            f"SELECT s.id, s.version, (SELECT COALESCE(SUM(w.generation), 0) FROM web_links w"
+            f" WHERE w.session_id = s.id) FROM sessions s WHERE s.id IN ({marks})", tuple(session_ids)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {int(row[0]): (int(row[1]), int(row[2])) for row in rows}
+
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self._db.transaction()
 

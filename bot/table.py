@@ -39,6 +39,7 @@ import logging
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -99,6 +100,8 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ahead: OrderedDict[int, tuple[SessionRecord, asyncio.Future[bytes]]] = OrderedDict()
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
+        self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
+        """The game's public web page, for the table's **Watch on the web** link (bot.web; None: no link)."""
 
     def _lock(self, session_id: int) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -149,7 +152,8 @@ class Tables:
         view = self.host.public_view(session)
         png = await self._picture(session, view)
         message = board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                                legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session))
+                                legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session),
+                                web_url=self.watch_url(session))
         if session.status == "finished":
             add_rating_field(message["embed"], session, await self.host.store.rating_changes(session.id))
         return message

@@ -17,7 +17,8 @@ from tests.postgres_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DISCORD_GUILD_ID",
-            "LOG_LEVEL", "REMINDER_HOURS", "TURN_CLOCK_HOURS", "SHARD_COUNT", "SHARD_IDS")
+            "LOG_LEVEL", "REMINDER_HOURS", "TURN_CLOCK_HOURS", "SHARD_COUNT", "SHARD_IDS", "WEB_PORT", "WEB_HOST",
+            "WEB_BASE_URL", "WEB_LINK_HOURS", "WEB_SECRET")
 
 
 @pytest.fixture
@@ -114,3 +115,19 @@ async def test_python_m_bot_says_when_postgresql_is_unreachable_without_showing_
     assert "cannot open the PostgreSQL database 127.0.0.1:" in said and "DATABASE_URL" in said
     assert "hunter2" not in said
     assert "hunter2" not in repr(Settings(_env_file=None, database_url=url))
+
+
+def test_the_web_pages_are_off_unless_web_port_is_set(clean_env):
+    settings = Settings(_env_file=None)
+    assert settings.web_port is None and settings.web_base_url is None and settings.web_secret is None
+    clean_env.setenv("WEB_PORT", "")
+    assert Settings(_env_file=None).web_port is None
+    clean_env.setenv("WEB_PORT", "8080")
+    clean_env.setenv("WEB_BASE_URL", "https://parlor.example.org")
+    clean_env.setenv("WEB_SECRET", "sign-with-this")
+    settings = Settings(_env_file=None)
+    assert settings.web_port == 8080 and settings.web_base_url == "https://parlor.example.org"
+    assert "sign-with-this" not in repr(settings)
+    clean_env.setenv("WEB_PORT", "70000")
+    with pytest.raises(ValidationError, match="65535"):
+        Settings(_env_file=None)

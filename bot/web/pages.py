@@ -1,0 +1,194 @@
+"""What a web page shows, built from views only, as the JSON its script draws.
+
+Everyone's page (`public`) holds what the Discord table holds, from the public view: the board's
+picture (its address), whose turn it is, the narration since the turn changed, the board in words
+(the table's own text, names instead of mentions), and the move log. A player's personal page
+(`personal`) adds what his own view shows him (Johari bones, in words and picture) and the choices the
+table's components offer him now, from his legal actions; nothing of it is ever built for anyone else.
+
+Payloads and pictures are kept per game version, so a hundred open pages cost one build per move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from bot.components import LABEL_MAX, named
+from bot.drawing import draw_off_loop
+from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
+from bot.frontends import frontend_for
+from bot.host import Host
+from bot.presses import declared
+from bot.replies import image_names, lobby_message, narration, text_names, turn_line
+from bot.store import SessionRecord
+from bot.table import headline
+from bot.web.move_log import MoveLogs
+from games import get_game
+from games.core import IllegalMove
+
+CACHED_VERSIONS = 256
+"""Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
+LONG_TEXT = 100_000
+
+
+class Pages:
+    """Builds (and keeps) the pages' payloads and pictures for a host."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self._public: OrderedDict[tuple[int, int], dict] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        self._private: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self._reading: dict[int, asyncio.Future[SessionRecord]] = {}
+        self.logs = MoveLogs(host)
+
+    async def fresh(self, session_id: int) -> SessionRecord:
+        """The game as committed in the store (another process may have moved it); pages that wake
+        together for one change share one read."""
+        reading = self._reading.get(session_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self.host.session(session_id))
+            self._reading[session_id] = reading
+            reading.add_done_callback(lambda _: self._reading.pop(session_id, None))
+        return await asyncio.shield(reading)
+
+    async def public(self, session: SessionRecord, board_url: str) -> dict:
+        """Everyone's page: nothing but the public view and the session's public facts."""
+        key = (session.id, session.version)
+        cached = self._public.get(key)
+        if cached is None:
+            cached = await self._build_public(session)
+            _keep(self._public, key, cached, CACHED_VERSIONS)
+        has_board = session.state is not None
+        return {**cached, "board": f"{board_url}?v={session.version}" if has_board else None}
+
+    async def _build_public(self, session: SessionRecord) -> dict:
+        names = image_names(session)
+        page: dict[str, Any] = {
+            "game": get_game(session.slug).title, "number": session.id, "version": session.version,
+            "status": session.status, "players": [seat.name for seat in session.players],
+        }
+        if session.state is None:
+            lobby = lobby_message(session)
+            page.update(turn="", headline="", narration=[], text=_plain(lobby["embed"].description or "", names),
+                        log=[])
+            return page
+        view = self.host.public_view(session)
+        frontend = frontend_for(session.slug)
+        page.update(
+            turn=_plain(turn_line(session, view), names),
+            headline=_plain(headline(session) or "", names),
+            narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
+            text=_plain(frontend.describe_state(view, text_names(session)), names),
+            log=await self.logs.lines(session),
+        )
+        return page
+
+    async def personal(self, session: SessionRecord, player: str, board_url: str, view_url: str) -> dict:
+        """`player`'s own page: the public page, his own view, and what he may do now."""
+        page = await self.public(session, board_url)
+        names = image_names(session)
+        page["you"] = names.get(player, player)
+        if session.status != "active" or session.state is None:
+            return {**page, "private_text": "", "private_picture": None, "choices": []}
+        frontend = frontend_for(session.slug)
+        own = self.host.view_for(session, player)
+        legal = self.host.legal_by_player(session)
+        choices = usable_choices(frontend, self.host.public_view(session), own, player, legal, names)
+        if await self.host.undoer(session) == player:
+            choices.append({"kind": "undo", "key": "undo", "label": "Undo my last move"})
+        return {**page, "private_text": _plain(frontend.private_text(own, text_names(session), player), names),
+                "private_picture": f"{view_url}?v={session.version}" if frontend.private_view else None,
+                "choices": choices}
+
+    async def board(self, session: SessionRecord) -> bytes:
+        """The public board's picture, drawn as the table draws it (once per version)."""
+        key = (session.id, session.version)
+        png = self._boards.get(key)
+        if png is None:
+            view = self.host.public_view(session)
+            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                      session.turn_events)
+            _keep(self._boards, key, png, CACHED_VERSIONS)
+        return png
+
+    async def private_picture(self, session: SessionRecord, player: str) -> bytes:
+        """`player`'s own view as his private panel draws it."""
+        key = (session.id, session.version, player)
+        png = self._private.get(key)
+        if png is None:
+            view = self.host.view_for(session, player)
+            png = await draw_off_loop(frontend_for(session.slug).draw_private, view, image_names(session), player)
+            _keep(self._private, key, png, CACHED_VERSIONS // 4)
+        return png
+
+
+def usable_choices(frontend: Frontend, public: dict, own: dict, player: str, legal: Mapping[str, list[dict]],
+                   names: Mapping[str, str]) -> list[dict]:
+    """The table's and his private components that `player` may use now, as the page draws them.
+
+    A button that is neither an action nor a step (Johari's "Show my bones": the page shows his bones
+    anyway) is left out, and so is a step whose choices the page already offers."""
+    usable = [component for component in declared(frontend, public, own, player, legal)
+              if component.players is None or player in component.players]
+    keys = {_key(component) for component in usable}
+    choices = []
+    for component in usable:
+        if isinstance(component, ActionButton):
+            step = frontend.expand(component.token, own, player, legal)
+            if step is not None and step.components and {_key(c) for c in step.components} <= keys:
+                continue
+            if step is None and not _is_action(frontend, component.token):
+                continue
+        choices.append(choice(component, names))
+    return choices
+
+
+def step_choices(step: Step, names: Mapping[str, str]) -> dict:
+    """A step opened from a page: its words and its components, for the chooser alone."""
+    return {"text": _plain(step.text, names), "choices": [choice(component, names) for component in step.components]}
+
+
+def choice(component: Component, names: Mapping[str, str]) -> dict:
+    """One component as the page draws it: buttons (a menu's options as buttons too), or a form."""
+    if isinstance(component, Select):
+        return {"kind": "select", "key": component.key, "label": named(component.placeholder, names, LABEL_MAX),
+                "min": component.min_values, "max": min(component.max_values, len(component.options)),
+                "options": [{"token": option.token, "label": named(option.label, names, LONG_TEXT),
+                             "description": named(option.description, names, LONG_TEXT)}
+                            for option in component.options]}
+    if isinstance(component, Form):
+        return {"kind": "form", "key": component.key, "label": named(component.label, names, LABEL_MAX),
+                "title": component.title,
+                "fields": [{"key": field.key, "label": field.label, "placeholder": field.placeholder,
+                            "min": field.min_length, "max": field.max_length} for field in component.fields]}
+    return {"kind": "button", "key": component.token, "label": named(component.label, names, LABEL_MAX),
+            "style": component.style}
+
+
+def _key(component: Component) -> str:
+    return component.token if isinstance(component, ActionButton) else component.key
+
+
+def _is_action(frontend: Frontend, token: str) -> bool:
+    try:
+        frontend.action_for_button(token)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _plain(text: str, names: Mapping[str, str]) -> str:
+    """Discord text for a page: mentions become names (the page keeps Discord's **bold** marks)."""
+    return named(text, names, LONG_TEXT)
+
+
+def _keep(cache: OrderedDict, key: Any, value: Any, size: int) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+

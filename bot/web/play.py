@@ -1,0 +1,84 @@
+"""A press on a player's personal page, through the same checks and host path as a Discord button.
+
+The page sends the game version it was drawn for, the kind of control, its key and the chosen tokens
+(or a form's answers). `bot.presses.offered` checks them exactly as for a Discord press (the version,
+that the control is still offered, that it is his); a step's choices go back to the page alone; an
+action goes through `Host.act` (the version check and one transaction), and then the Discord table
+and the private panels are brought up to date like after any move (`show_move`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from bot.frontend import ActionButton, Form, Select, narrate
+from bot.frontends import frontend_for
+from bot.host import Host, MoveOutcome, UserError
+from bot.presses import NOT_OFFERED, Pressed, not_yours, offered
+from bot.replies import image_names
+from bot.store import SessionRecord
+from bot.web.pages import step_choices
+
+KINDS: dict[str, type] = {"button": ActionButton, "select": Select, "form": Form}
+ShowMove = Callable[[MoveOutcome], Awaitable[None]]
+
+
+class BadPress(UserError):
+    """A request no page of ours sends (missing fields, wrong types)."""
+
+
+def _request(body: Any) -> tuple[int, str, str, list[str], dict[str, str]]:
+    if not isinstance(body, Mapping):
+        raise BadPress("That request is not a move: reload the page.")
+    version, kind, key = body.get("version"), body.get("kind"), body.get("key")
+    tokens, values = body.get("tokens") or [], body.get("values") or {}
+    if (not isinstance(version, int) or kind not in (*KINDS, "undo") or not isinstance(key, str)
+            or not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens)
+            or not isinstance(values, Mapping)):
+        raise BadPress("That request is not a move: reload the page.")
+    return version, kind, key, tokens, {str(k): str(v) for k, v in values.items()}
+
+
+async def press(host: Host, session: SessionRecord, player: str, body: Any, show_move: ShowMove) -> dict:
+    """Do what the page asked; returns what to tell the page (`done` or `step`), or raises `UserError`."""
+    version, kind, key, tokens, values = _request(body)
+    if kind == "undo":
+        await host.require_current(session, version, player)
+        undoer = await host.undoer(session)
+        if player != undoer:
+            raise UserError(not_yours(session, (undoer,) if undoer else (), player))
+        return await _moved(await host.undo(session.id, player, expected_version=version), show_move)
+    pressed = await offered(host, session, player, version, key, KINDS[kind])
+    frontend = frontend_for(session.slug)
+    if isinstance(pressed.component, Form):
+        action = frontend.action_for_form(key, values)
+    else:
+        tokens = tokens if isinstance(pressed.component, Select) else [key]
+        step, action = _step_or_action(pressed, tokens)
+        if step is not None:
+            return {"step": step}
+    return await _moved(await host.act(session.id, player, action, expected_version=version), show_move)
+
+
+def _step_or_action(pressed: Pressed, tokens: list[str]) -> tuple[dict | None, dict]:
+    """The step the chosen token opens (for the page), else the action the choice stands for."""
+    frontend = frontend_for(pressed.session.slug)
+    component = pressed.component
+    if isinstance(component, Select):
+        offered_tokens = {option.token for option in component.options}
+        if not tokens or not set(tokens) <= offered_tokens or len(tokens) > component.max_values:
+            raise UserError(NOT_OFFERED)
+    if len(tokens) == 1:
+        step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
+        if step is not None:
+            return step_choices(step, image_names(pressed.session)), {}
+    if isinstance(component, Select) and component.max_values > 1:
+        return None, frontend.action_for_choice(component.key, tokens)
+    return None, frontend.action_for_button(tokens[0])
+
+
+async def _moved(outcome: MoveOutcome, show_move: ShowMove) -> dict:
+    await show_move(outcome)
+    lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), image_names(outcome.session))
+    return {"done": "\n".join(lines) or "Done.", "version": outcome.session.version}

@@ -1,0 +1,383 @@
+"""The web server inside the bot process: routes, the live stream, and its start and stop with the bot.
+
+It runs on the aiohttp that discord.py already brings, on WEB_HOST:WEB_PORT, and only when WEB_PORT is
+set. Every page, stylesheet and script comes from this package (no CDN: a page works on a machine
+without internet), and the Content-Security-Policy lets a page load nothing from anywhere else.
+
+- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it).
+- `/play/<token>`: a player's personal page (`state`, `events`, `view.png`, and `press` to act).
+
+A page's live updates are server-sent events: the whole payload again at each change (a few kB),
+so a page that reconnects is simply up to date. A personal page's stream checks its link at every
+change, and is told so and closed when the link was revoked or has expired. Access logs are off: a
+personal link is a password and must not end up in a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.actions import APOLOGY
+from bot.gate import RESTARTING, Gate
+from bot.host import Host, MoveOutcome, UserError
+from bot.storage_errors import StorageError
+from bot.store import SessionRecord
+from bot.web.feed import Feed
+from bot.web.links import BadLink, Links, Pass
+from bot.web.pages import Pages
+from bot.web.play import press
+from games.core import IllegalMove
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 15.0
+"""A comment line on every idle stream this often, so proxies and browsers keep it open."""
+RETRY_SECONDS = 2.0
+"""How soon a stream reads its game again after the database failed to answer."""
+STATIC = ("parlor.css", "parlor.js")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+NO_GAME = "That game no longer exists."
+ShowMove = Callable[[MoveOutcome], Awaitable[None]]
+
+
+class WebServer:
+    """The pages of one bot process over its host."""
+
+    def __init__(self, host: Host, links: Links, *, show_move: ShowMove, gate: Gate | None = None,
+                 link_hours: float = 72.0, poll_seconds: float | None = None) -> None:
+        self.host = host
+        self.links = links
+        self.pages = Pages(host)
+        self.feed = Feed(host.store.watched, **({"poll_seconds": poll_seconds} if poll_seconds else {}))
+        self.show_move = show_move
+        self.gate = gate or Gate()
+        self.link_hours = link_hours
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        self.base_url = ""
+
+    # -- start and stop ------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[_headers])
+        app.add_routes([
+            web.get("/", self._home),
+            web.get("/static/{name}", self._static),
+            web.get("/watch/{key}", self._watch_page),
+            web.get("/watch/{key}/state", self._watch_state),
+            web.get("/watch/{key}/events", self._watch_events),
+            web.get("/watch/{key}/board.png", self._board),
+            web.get("/play/{token}", self._play_page),
+            web.get("/play/{token}/state", self._play_state),
+            web.get("/play/{token}/events", self._play_events),
+            web.get("/play/{token}/view.png", self._private_picture),
+            web.post("/play/{token}/press", self._press),
+        ])
+        return app
+
+    async def start(self, host: str, port: int, base_url: str | None = None) -> None:
+        """Listen on host:port (0: any free port); links point at `base_url` (WEB_BASE_URL), else here."""
+        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        self.base_url = (base_url or f"http://{host}:{self.port}").rstrip("/")
+        self.feed.start()
+        log.info("web pages on http://%s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        """Close the open streams, then the server (before the store closes)."""
+        self._closing = True
+        await self.feed.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def poke(self, session: SessionRecord) -> None:
+        """A game changed in this process: its open pages update now, not at the next poll."""
+        self.feed.poke(session.id)
+
+    # -- addresses -------------------------------------------------------------------
+
+    def watch_path(self, session_id: int) -> str:
+        return f"/watch/{self.links.watch_key(session_id)}"
+
+    async def play_path(self, session_id: int, player: str) -> str:
+        """A new personal address for `player`; his older ones for this game stop working."""
+        token, _ = await self.links.issue(session_id, player, now=self.host.clock(), hours=self.link_hours)
+        return f"/play/{token}"
+
+    # -- the public page ----------------------------------------------------------------
+
+    async def _watched(self, request: web.Request) -> SessionRecord:
+        try:
+            session_id = self.links.watched_session(request.match_info["key"])
+            return await self.pages.fresh(session_id)
+        except BadLink as error:
+            raise _refused(404, error.message) from None
+        except UserError:
+            raise _refused(404, NO_GAME) from None
+
+    async def _watch_page(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        return _page(f"{_title(session)}: watch", request.path, personal=False)
+
+    async def _watch_state(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        return _json(await self.pages.public(session, f"{request.path.rsplit('/', 1)[0]}/board.png"))
+
+    async def _watch_events(self, request: web.Request) -> web.StreamResponse:
+        session = await self._watched(request)
+        base = request.path.rsplit("/", 1)[0]
+
+        async def payload() -> dict:
+            return await self.pages.public(await self.pages.fresh(session.id), f"{base}/board.png")
+
+        return await self._stream(request, session.id, payload)
+
+    async def _board(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        if session.state is None:
+            raise _refused(404, "This game has not begun: it has no board yet.")
+        png = await self.pages.board(session)
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
+
+    # -- a player's page ------------------------------------------------------------------
+
+    async def _granted(self, request: web.Request) -> tuple[Pass, SessionRecord]:
+        try:
+            granted = await self.links.check(request.match_info["token"], now=self.host.clock())
+            session = await self.pages.fresh(granted.session_id)
+        except BadLink as error:
+            raise _refused(403, error.message) from None
+        except UserError:
+            raise _refused(404, NO_GAME) from None
+        if granted.player not in session.player_ids:
+            raise _refused(403, "You are not playing in this game: ask for its public page with `/game web`.")
+        return granted, session
+
+    def _personal_urls(self, request: web.Request, session_id: int) -> tuple[str, str]:
+        base = f"/play/{request.match_info['token']}"
+        return f"{self.watch_path(session_id)}/board.png", f"{base}/view.png"
+
+    async def _play_page(self, request: web.Request) -> web.Response:
+        try:
+            _, session = await self._granted(request)
+        except web.HTTPException as refused:
+            return _page("Parlor: this link does not work", request.path, personal=True,
+                         refusal=json.loads(refused.text or "{}").get("error", ""), status=refused.status)
+        return _page(f"{_title(session)}: your page", request.path, personal=True)
+
+    async def _play_state(self, request: web.Request) -> web.Response:
+        granted, session = await self._granted(request)
+        return _json(await self.pages.personal(session, granted.player, *self._personal_urls(request, session.id)))
+
+    async def _play_events(self, request: web.Request) -> web.StreamResponse:
+        granted, session = await self._granted(request)
+        urls = self._personal_urls(request, session.id)
+        token = request.match_info["token"]
+
+        async def payload() -> dict:
+            await self.links.check(token, now=self.host.clock())
+            return await self.pages.personal(await self.pages.fresh(session.id), granted.player, *urls)
+
+        return await self._stream(request, session.id, payload)
+
+    async def _private_picture(self, request: web.Request) -> web.Response:
+        granted, session = await self._granted(request)
+        if session.state is None:
+            raise _refused(404, "This game has not begun: nobody has a view yet.")
+        png = await self.pages.private_picture(session, granted.player)
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
+
+    async def _press(self, request: web.Request) -> web.Response:
+        if not self.gate.open or self._closing:
+            return _json({"error": RESTARTING}, status=503)
+        granted, session = await self._granted(request)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        with self.gate.passage():
+            try:
+                answer = await press(self.host, session, granted.player, body, self._moved)
+            except (UserError, IllegalMove) as refusal:
+                return _json({"error": self.host.humanize(session, refusal.message)}, status=409)
+            except StorageError as error:
+                return _json({"error": error.reply}, status=503)
+            except Exception:
+                log.exception("a press on the web page of session %s failed", session.id)
+                return _json({"error": APOLOGY}, status=500)
+        return _json(answer)
+
+    async def _moved(self, outcome: MoveOutcome) -> None:
+        self.feed.poke(outcome.session.id)
+        try:
+            await self.show_move(outcome)
+        except Exception:
+            log.exception("could not show the web move of session %s in Discord", outcome.session.id)
+
+    # -- the live stream ---------------------------------------------------------------------
+
+    async def _stream(self, request: web.Request, session_id: int,
+                      payload: Callable[[], Awaitable[dict]]) -> web.StreamResponse:
+        """Server-sent events: the page's payload now and after every change of the game."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                               "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        listener = self.feed.listen(session_id)
+        last = ""
+        try:
+            changed = True
+            while not self._closing:
+                retry = False
+                if changed:
+                    try:
+                        data = json.dumps(await payload(), separators=(",", ":"))
+                    except BadLink as error:
+                        await response.write(_event("refused", json.dumps({"error": error.message})))
+                        break
+                    except UserError:
+                        await response.write(_event("refused", json.dumps({"error": NO_GAME})))
+                        break
+                    except StorageError:
+                        log.warning("could not read session %s for its web pages; trying again", session_id)
+                        data, retry = last, True
+                    if data != last:
+                        await response.write(_event("state", data))
+                        last = data
+                else:
+                    await response.write(b": still here\n\n")
+                changed = await listener.wait(RETRY_SECONDS if retry else HEARTBEAT_SECONDS) or retry
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.feed.leave(listener)
+        with contextlib.suppress(ConnectionResetError):
+            await response.write_eof()
+        return response
+
+    # -- small pages ------------------------------------------------------------------------
+
+    async def _home(self, request: web.Request) -> web.Response:
+        return web.Response(text="Parlor's game pages. Ask for a game's link with /game web in its Discord "
+                                 "channel.\n", content_type="text/plain")
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        return web.Response(text=text, content_type=kind, headers={"Cache-Control": "max-age=3600"})
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                   ) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:
+        error.headers.update(SECURITY_HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def _refused(status: int, message: str) -> web.HTTPException:
+    kind = {403: web.HTTPForbidden, 404: web.HTTPNotFound}[status]
+    return kind(text=json.dumps({"error": message}), content_type="application/json",
+                headers={"Cache-Control": "no-store"})
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, headers={"Cache-Control": "no-store"})
+
+
+def _event(name: str, data: str) -> bytes:
+    return f"event: {name}\ndata: {data}\n\n".encode()
+
+
+def _title(session: SessionRecord) -> str:
+    from games import get_game
+
+    return f"{get_game(session.slug).title} #{session.id}"
+
+
+def _page(title: str, base: str, *, personal: bool, refusal: str = "", status: int = 200) -> web.Response:
+    """The page's HTML: a skeleton the script fills from the stream (and a refusal, when the link fails)."""
+    text = PAGE.format(title=html.escape(title), base=html.escape(base, quote=True),
+                       kind="personal" if personal else "public",
+                       refusal=html.escape(refusal), refused_hidden="" if refusal else " hidden")
+    return web.Response(text=text, content_type="text/html", status=status, headers={"Cache-Control": "no-store"})
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{title}</title>
+<link rel="stylesheet" href="/static/parlor.css">
+<script src="/static/parlor.js" defer></script>
+</head>
+<body data-base="{base}" data-kind="{kind}">
+<header>
+<h1 id="title">{title}</h1>
+<p id="turn" role="status" aria-live="polite"></p>
+</header>
+<main>
+<p id="refusal" class="refusal" role="alert"{refused_hidden}>{refusal}</p>
+<section id="you" aria-labelledby="you-heading" hidden>
+<h2 id="you-heading">Your view (only you see this)</h2>
+<p id="private-text" class="text"></p>
+<img id="private-picture" alt="Your view of the table: the same as the words above" hidden>
+</section>
+<section id="choices" aria-labelledby="choices-heading" hidden>
+<h2 id="choices-heading">Your move</h2>
+<div id="controls"></div>
+</section>
+<p id="error" class="refusal" role="alert"></p>
+<p id="done" role="status" aria-live="polite"></p>
+<section aria-labelledby="board-heading">
+<h2 id="board-heading">The table</h2>
+<p id="headline"></p>
+<figure>
+<img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
+<figcaption id="board-text" class="text"></figcaption>
+</figure>
+</section>
+<section aria-labelledby="narration-heading">
+<h2 id="narration-heading">Since the turn changed</h2>
+<ul id="narration"></ul>
+</section>
+<section aria-labelledby="log-heading">
+<h2 id="log-heading">Move log</h2>
+<ul id="log" class="log"></ul>
+</section>
+</main>
+<footer><p id="connection" role="status">Connecting…</p></footer>
+<noscript><p>This page needs JavaScript to show the game live.</p></noscript>
+</body>
+</html>
+"""

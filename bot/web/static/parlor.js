@@ -1,0 +1,186 @@
+// Parlor's game page: draws the payload the server streams (server-sent events) and, on a player's
+// own page, sends his presses. Text is set with textContent only: nothing from the game becomes HTML.
+"use strict";
+(function () {
+  const body = document.body;
+  const base = body.dataset.base;
+  const personal = body.dataset.kind === "personal";
+  const $ = (id) => document.getElementById(id);
+  let current = null;
+  let busy = false;
+
+  function rich(element, text) {
+    // Discord's **bold** as <strong>, everything else as plain text.
+    element.replaceChildren();
+    String(text || "").split(/\*\*/).forEach((part, index) => {
+      if (!part) return;
+      if (index % 2) { const strong = document.createElement("strong"); strong.textContent = part; element.append(strong); }
+      else element.append(document.createTextNode(part));
+    });
+  }
+
+  function list(element, lines) {
+    element.replaceChildren(...lines.map((line) => { const item = document.createElement("li"); rich(item, line); return item; }));
+  }
+
+  function picture(img, url) {
+    if (url) { if (img.getAttribute("src") !== url) img.src = url; img.hidden = false; }
+    else { img.hidden = true; img.removeAttribute("src"); }
+  }
+
+  function draw(page) {
+    current = page;
+    body.dataset.version = String(page.version);
+    document.title = `${page.game} #${page.number}` + (personal ? ": your page" : ": watch");
+    $("title").textContent = `${page.game} #${page.number}` + (personal && page.you ? ` (you are ${page.you})` : "");
+    rich($("turn"), page.turn || (page.status === "lobby" ? "Waiting for players to join." : ""));
+    rich($("headline"), page.headline);
+    rich($("board-text"), page.text);
+    picture($("board"), page.board);
+    list($("narration"), page.narration);
+    const log = $("log");
+    list(log, page.log.length ? page.log : ["No moves yet."]);
+    log.scrollTop = log.scrollHeight;
+    if (personal) {
+      $("you").hidden = !page.private_text && !page.private_picture;
+      rich($("private-text"), page.private_text);
+      picture($("private-picture"), page.private_picture);
+      controls(page.choices, null);
+    }
+  }
+
+  function controls(choices, step) {
+    const box = $("controls");
+    const focused = document.activeElement && box.contains(document.activeElement);
+    box.replaceChildren();
+    $("choices").hidden = !choices.length && !step;
+    if (step) {
+      const text = document.createElement("p");
+      rich(text, step.text);
+      box.append(text);
+    }
+    if (!choices.length) {
+      const none = document.createElement("p");
+      none.textContent = current && current.status === "active" ? "Nothing for you to do now." : "The game is not running.";
+      box.append(none);
+    }
+    choices.forEach((choice) => box.append(control(choice)));
+    if (step) box.append(group(null, [button("Back", "secondary", () => controls(current.choices, null))]));
+    if (focused || step) { const first = box.querySelector("button, input"); if (first) first.focus(); }
+  }
+
+  function button(label, style, onclick) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.textContent = label;
+    if (style && style !== "primary") element.className = style;
+    element.addEventListener("click", onclick);
+    return element;
+  }
+
+  function group(title, children) {
+    const element = document.createElement("div");
+    element.className = "group";
+    element.setAttribute("role", "group");
+    if (title) {
+      const heading = document.createElement("p");
+      heading.id = `g${Math.random().toString(36).slice(2)}`;
+      heading.textContent = title;
+      element.setAttribute("aria-labelledby", heading.id);
+      element.append(heading);
+    }
+    const row = document.createElement("div");
+    row.className = "buttons";
+    row.append(...children);
+    element.append(row);
+    return element;
+  }
+
+  function control(choice) {
+    if (choice.kind === "button" || choice.kind === "undo") {
+      return group(null, [button(choice.label, choice.style || (choice.kind === "undo" ? "secondary" : ""),
+                                 () => send({ kind: choice.kind, key: choice.key }))]);
+    }
+    if (choice.kind === "select" && choice.max <= 1) {
+      return group(choice.label, choice.options.map((option) => {
+        const element = button(option.label, "secondary", () => send({ kind: "select", key: choice.key, tokens: [option.token] }));
+        if (option.description) element.title = option.description;
+        return element;
+      }));
+    }
+    const form = document.createElement("form");
+    form.className = "group";
+    const legend = document.createElement("p");
+    legend.textContent = choice.kind === "form" ? choice.title : choice.label;
+    form.append(legend);
+    if (choice.kind === "select") {
+      choice.options.forEach((option) => {
+        const label = document.createElement("label");
+        const box = document.createElement("input");
+        box.type = "checkbox"; box.value = option.token;
+        label.append(box, ` ${option.label}`);
+        form.append(label);
+      });
+    } else {
+      choice.fields.forEach((field) => {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "text"; input.name = field.key; input.placeholder = field.placeholder || "";
+        input.minLength = field.min; input.maxLength = field.max; input.required = field.min > 0;
+        label.append(`${field.label} `, input);
+        form.append(label);
+      });
+    }
+    const submit = button(choice.kind === "form" ? "Send" : `${choice.label}: choose`, "", () => {});
+    submit.type = "submit";
+    form.append(submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (choice.kind === "select") {
+        const tokens = [...form.querySelectorAll("input:checked")].map((box) => box.value);
+        send({ kind: "select", key: choice.key, tokens });
+      } else {
+        const values = {};
+        form.querySelectorAll("input").forEach((input) => { values[input.name] = input.value; });
+        send({ kind: "form", key: choice.key, values });
+      }
+    });
+    return form;
+  }
+
+  async function send(press) {
+    if (busy || !current) return;
+    busy = true;
+    $("error").textContent = "";
+    $("done").textContent = "";
+    document.querySelectorAll("#controls button").forEach((element) => { element.disabled = true; });
+    try {
+      const answer = await fetch(`${base}/press`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ version: current.version, tokens: [], values: {}, ...press }),
+      });
+      const data = await answer.json();
+      if (data.error) $("error").textContent = data.error;
+      else if (data.step) controls(data.step.choices, data.step);
+      else if (data.done) rich($("done"), data.done);
+    } catch (error) {
+      $("error").textContent = "Could not reach Parlor: check your connection and try again.";
+    } finally {
+      busy = false;
+      document.querySelectorAll("#controls button").forEach((element) => { element.disabled = false; });
+    }
+  }
+
+  if (!$("refusal").hidden) { $("connection").textContent = ""; return; }
+  const stream = new EventSource(`${base}/events`);
+  stream.addEventListener("state", (event) => { draw(JSON.parse(event.data)); $("connection").textContent = "Live: this page follows the game."; });
+  stream.addEventListener("refused", (event) => {
+    stream.close();
+    const refusal = $("refusal");
+    refusal.textContent = JSON.parse(event.data).error;
+    refusal.hidden = false;
+    $("choices").hidden = true; $("you").hidden = true;
+    $("connection").textContent = "";
+  });
+  stream.onerror = () => { $("connection").textContent = "Connection lost: reconnecting…"; };
+})();

@@ -1,0 +1,61 @@
+"""`/game web`: a game's web pages (bot.web): its public page, and for a player his personal link.
+
+The answer is private. Everyone gets the public page of the channel's game (the latest one when none
+is open). A player of a running game also gets his personal link, bound to him and that game, which
+expires after WEB_LINK_HOURS; asking again gives a new link and the older ones stop working (so a link
+shown to someone else can be taken back). The command exists whether or not the web pages are on, so
+every process syncs the same commands; with them off it says so.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import guarded, host_of
+from bot.host import UserError
+from bot.replies import game_label
+
+WEB_OFF = ("This bot does not serve web pages: its host turns them on with WEB_PORT (see the README), "
+           "and until then the table here is the whole game.")
+
+
+@app_commands.command(name="web", description="This game's web page; for a player, a personal link to play it")
+@app_commands.guild_only()
+async def web_links(interaction: discord.Interaction) -> None:
+    async def work() -> None:
+        client = interaction.client
+        web = getattr(client, "web", None)
+        if web is None:
+            raise UserError(WEB_OFF)
+        host = host_of(interaction)
+        session = await host.last_session_in(str(interaction.channel_id))
+        base = web.base_url
+        player = str(interaction.user.id)
+        lines = [f"**{game_label(session)}** on the web. Anyone with this link can watch it live (the public "
+                 f"table only): {base}{web.watch_path(session.id)}"]
+        seat = next((seat for seat in session.players if seat.id == player), None)
+        if seat is not None and session.status == "active":
+            hours = client.settings.web_link_hours  # type: ignore[attr-defined]
+            lines.append(f"Your personal link, to see your own view and play from the page: "
+                         f"{base}{await web.play_path(session.id, player)}\n"
+                         f"Keep it to yourself: it plays as you. It works for {hours:g} hours; asking "
+                         "`/game web` again gives a new one and this one stops working.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    await guarded(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add `web` to the `/game` group (cogs/lobby.py, loaded before this module)."""
+    group = bot.tree.get_command("game")
+    assert isinstance(group, app_commands.Group), "cogs/lobby.py defines /game"
+    group.add_command(web_links)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    group = bot.tree.get_command("game")
+    if isinstance(group, app_commands.Group):
+        group.remove_command("web")

@@ -1,0 +1,275 @@
+"""The table in a browser, end to end: the real bot with its web pages on, the fake Discord, and a real
+headless Chromium at phone width (tests/e2e/browser.py).
+
+- A spectator's page follows a move made in Discord, and one made by another process (another shard on
+  the same database), without a reload.
+- Two players finish a John Henry game from their pages alone while the Discord table follows.
+- A Johari player's page shows his bones; a spectator's and another player's do not: checked in each
+  page's DOM and in every HTTP body and server-sent event it received.
+- A forged, expired, foreign or revoked link gets a clear refusal and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from bot.client import ParlorBot
+from bot.frontends import frontend_for
+from bot.host import Host
+from bot.replies import image_names
+from bot.store import Store
+from bot.web.links import Pass
+from tests.conftest import start_bot
+from tests.e2e.browser import Recorder, browser  # noqa: F401
+from tests.e2e.helpers import latest_board, table
+from tests.e2e.test_john_henry_e2e import start_game
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeUser
+
+URL = re.compile(r"https?://\S+")
+BONE = re.compile(r"(?<![\w-])\d-\d(?![\w-])")
+POSITIONS = ("up", "down", "in", "out")
+
+
+@pytest_asyncio.fixture
+async def parlor(fake_discord: FakeDiscord, database_url: str) -> AsyncIterator[ParlorBot]:
+    """The real bot with its web pages on a free port of this machine."""
+    bot, task = await start_bot(fake_discord, database_url, web_port=0)
+    yield bot
+    await bot.close()
+    await task
+    fake_discord.assert_no_unknown_routes()
+
+
+async def links_for(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> list[str]:
+    """What `/game web` answers `user`, privately: the public page, then his personal link if he plays."""
+    answer = await fake.slash(user, "game web", channel=channel)
+    assert answer.ephemeral, "the links are given privately"
+    return URL.findall(answer.response.content)
+
+
+async def version_shown(page) -> int:
+    """The game version the page shows (its script marks it on <body>; the pages' CSP forbids eval)."""
+    await page.locator("body[data-version]").wait_for(state="attached")
+    return int(await page.get_attribute("body", "data-version"))
+
+
+async def wait_for_version(page, version: int) -> None:
+    await page.locator(f'body[data-version="{version}"]').wait_for(state="attached")
+
+
+@pytest.mark.both_databases
+async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_process(
+        fake_discord, parlor, browser, database_url):  # noqa: F811
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    board = table(fake_discord, channel)
+    watch = next(button for button in board.buttons() if button.get("label") == "Watch on the web")
+    links = await links_for(fake_discord, carol, channel)
+    assert links == [watch["url"]], "a spectator gets the public page only, the one the table links to"
+
+    recorder, page = await Recorder.open(browser, links[0])
+    shown = await version_shown(page)
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert shown == session.version
+    assert "your turn" in await page.inner_text("#turn")
+    assert await page.locator("#choices").is_hidden(), "a spectator has nothing to press"
+
+    rolled = await fake_discord.click(alice, board, board.button(label="Roll")["custom_id"])
+    assert not rolled.ephemeral
+    await wait_for_version(page, shown + 1)
+    assert "alice rolls" in await page.inner_text("#narration")
+    assert await page.get_attribute("#board", "src") == f"{URL.sub('', '')}{_path(links[0])}/board.png?v={shown + 1}"
+
+    # Another process on the same database (a second shard) makes the next move: the page follows it too.
+    other = Host(await Store.connect(database_url))
+    try:
+        await other.act(session.id, str(bob.id), {"type": "roll"})
+    finally:
+        await other.store.close()
+    await wait_for_version(page, shown + 2)
+    assert "bob rolls" in await page.inner_text("#narration")
+    assert all(url.startswith(parlor.web.base_url) for url in recorder.urls), "nothing comes from elsewhere"
+    assert "/play/" not in recorder.text()
+
+
+def _path(url: str) -> str:
+    return "/" + url.split("/", 3)[3]
+
+
+async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_discord_table_follows(
+        fake_discord, parlor, browser):  # noqa: F811
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    pages = {}
+    for user in (alice, bob):
+        public, personal = await links_for(fake_discord, user, channel)
+        assert "/watch/" in public and "/play/" in personal
+        _, pages[user.name] = await Recorder.open(browser, personal)
+        assert f"(you are {user.name})" in await pages[user.name].inner_text("h1")
+    session = await parlor.host.last_session_in(str(channel.id))
+    for step in range(400):
+        session = await parlor.host.session(session.id)
+        if session.status != "active":
+            break
+        for page in pages.values():
+            await wait_for_version(page, session.version)
+        # (The player who kept a 6 may see "Undo my last move" on his page: the one to roll sees Roll.)
+        actors = [name for name, page in pages.items()
+                  if await page.get_by_role("button", name="Roll", exact=True).count()]
+        assert len(actors) in (1, 2), "somebody's page offers the roll while the game runs (both in the roll-off)"
+        page = pages[actors[0]]
+        labels = await page.locator("#controls button").all_inner_texts()
+        label = "Keep the 6" if "Keep the 6" in labels and step % 2 else "Roll"
+        button = page.get_by_role("button", name=label, exact=True)
+        await button.focus()
+        await page.keyboard.press("Enter")  # keyboard-usable: a real <button>
+        await page.locator("#done:not(:empty)").wait_for()  # the press is answered once Discord shows it
+        await wait_for_version(page, session.version + 1)
+        assert await page.inner_text("#error") == ""
+        discord_table = table(fake_discord, channel)
+        assert f"move {session.version + 1}" in discord_table.embeds[0]["footer"]["text"], "Discord follows"
+    assert session.status == "finished"
+    final = latest_board(fake_discord, channel)
+    assert "game is over" in final.content
+    for page in pages.values():
+        await wait_for_version(page, session.version)
+        assert "game is over" in await page.inner_text("#turn")
+        assert await page.locator("#controls button").count() == 0
+
+
+async def test_a_johari_players_page_shows_his_bones_and_nobody_elses_does(fake_discord, parlor, browser):  # noqa: F811
+    alice, bob, carol, dave = (fake_discord.create_user(name) for name in ("alice", "bob", "carol", "dave"))
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="johari-bones")
+    lobby = table(fake_discord, channel)
+    for user in (bob, carol):
+        await fake_discord.click(user, lobby, lobby.button(label="Join")["custom_id"])
+    await fake_discord.slash(alice, "game begin", channel=channel)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    users = {str(user.id): user for user in (alice, bob, carol)}
+    actor = users[host.to_act(session)[0]]
+    watcher = next(user for user in (alice, bob, carol) if user is not actor)
+
+    spectator_link = (await links_for(fake_discord, dave, channel))[0]
+    spectator, spectator_page = await Recorder.open(browser, spectator_link)
+    actor_rec, actor_page = await Recorder.open(browser, (await links_for(fake_discord, actor, channel))[1])
+    watcher_rec, watcher_page = await Recorder.open(browser, (await links_for(fake_discord, watcher, channel))[1])
+    allowed: dict[str, set[str]] = {"spectator": set(), str(actor.id): set(), str(watcher.id): set()}
+    public_boards: set[bytes] = set()
+
+    def allow_now(current) -> None:
+        public_boards.add(_drawn(host, current))
+        allowed["spectator"] |= _bones(host.public_view(current))
+        for player in (str(actor.id), str(watcher.id)):
+            allowed[player] |= _bones(host.view_for(current, player))
+
+    allow_now(session)
+    for page in (spectator_page, actor_page, watcher_page):
+        await wait_for_version(page, session.version)
+    own = host.view_for(session, str(actor.id))
+    face_in = next(entry["in"] for entry in own["players"] if entry["id"] == str(actor.id))
+    assert face_in in await actor_page.inner_text("#private-text"), "his page shows his face-in bone"
+    for page in (watcher_page, spectator_page):
+        assert face_in not in await page.inner_text("body")
+
+    await press(actor_page, "Draw")
+    session = await host.session(session.id)
+    await wait_for_version(actor_page, session.version)
+    drawn = host.view_for(session, str(actor.id))["drawn"]
+    allow_now(session)
+    assert f"You drew {drawn}" in await actor_page.inner_text("#private-text")
+    for page in (spectator_page, watcher_page):
+        await wait_for_version(page, session.version)
+        assert drawn not in await page.inner_text("body")
+
+    await press(actor_page, "My face in")
+    session = await host.session(session.id)
+    allow_now(session)
+    for page in (spectator_page, actor_page, watcher_page):
+        await wait_for_version(page, session.version)
+    assert f"move {session.version}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
+
+    for who, recorder, page in ((str(actor.id), actor_rec, actor_page), (str(watcher.id), watcher_rec, watcher_page),
+                                ("spectator", spectator, spectator_page)):
+        seen = set(BONE.findall(recorder.text())) | set(BONE.findall(await page.inner_text("body")))
+        assert seen <= allowed[who], f"{who} was sent bones he may not see: {seen - allowed[who]}"
+    assert not any("view.png" in url for url in spectator.urls), "a spectator never asks for a private picture"
+    boards = [body for url, body in spectator.bodies if "board.png" in url]
+    assert boards and set(boards) <= public_boards, "the spectator's pictures are the public board's, as drawn"
+    current = await host.session(session.id)
+    assert _bones(host.view_for(current, str(actor.id))) - allowed["spectator"], "the test did cover hidden bones"
+
+
+async def press(page, label: str) -> None:
+    """Click a control and wait for the server's answer (given once the Discord table shows the move)."""
+    await page.get_by_role("button", name=label).click()
+    await page.locator("#done:not(:empty), #error:not(:empty)").first.wait_for()
+    assert await page.inner_text("#error") == ""
+
+
+def _bones(view: dict) -> set[str]:
+    shown = {entry[position] for entry in view["players"] for position in POSITIONS} | {view.get("drawn")}
+    return shown - {None}
+
+
+def _drawn(host: Host, session) -> bytes:
+    return frontend_for(session.slug).draw_board(host.public_view(session), image_names(session), session.turn_events)
+
+
+async def test_a_forged_expired_foreign_or_revoked_link_is_refused_and_changes_nothing(
+        fake_discord, parlor, browser):  # noqa: F811
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    host, links = parlor.host, parlor.web.links
+    session = await host.last_session_in(str(channel.id))
+    public, personal = await links_for(fake_discord, alice, channel)
+    token = personal.rsplit("/", 1)[1]
+    granted = await links.check(token, now=host.clock())
+    base = parlor.web.base_url
+    forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    expired = links.token_for(Pass(session.id, str(alice.id), granted.generation, int(host.clock()) - 1))
+    stranger = links.token_for(Pass(session.id, "4242", 0, int(host.clock()) + 3600))
+    cases = {forged: "not a valid Parlor link", expired: "has expired", stranger: "You are not playing"}
+
+    _, open_page = await Recorder.open(browser, personal)
+    await wait_for_version(open_page, session.version)
+    _, newer = await links_for(fake_discord, alice, channel)  # asking again revokes the first link
+    cases[token] = "replaced by a newer one"
+    refusal = open_page.locator("#refusal")
+    await refusal.wait_for(state="visible")
+    assert "replaced by a newer one" in await refusal.inner_text(), "an open page is told its link was revoked"
+    assert await open_page.locator("#controls button").count() == 0 or await open_page.locator("#choices").is_hidden()
+
+    async with aiohttp.ClientSession() as http:
+        for bad, why in cases.items():
+            _, page = await Recorder.open(browser, f"{base}/play/{bad}")
+            assert why in await page.locator("#refusal").inner_text()
+            assert await page.locator("#controls button").count() == 0
+            async with http.post(f"{base}/play/{bad}/press",
+                                 json={"version": session.version, "kind": "button", "key": "roll"}) as answer:
+                assert answer.status == 403 and why in (await answer.json())["error"]
+            for path in ("state", "events", "view.png"):
+                async with http.get(f"{base}/play/{bad}/{path}") as answer:
+                    assert answer.status == 403
+        async with http.get(public.replace("/watch/", "/watch/9").rsplit(".", 1)[0] + ".forged") as answer:
+            assert answer.status == 404 and "not a Parlor game page" in (await answer.json())["error"]
+        assert (await host.session(session.id)).version == session.version, "no refused link moved the game"
+
+        # The newest link works, and a stale or foreign press through it is refused with the table's words.
+        async with http.post(f"{newer}/press", json={"version": session.version - 1, "kind": "button",
+                                                     "key": "roll"}) as answer:
+            assert answer.status == 409 and "earlier turn" in (await answer.json())["error"]
+        async with http.post(f"{newer}/press", json={"version": session.version, "kind": "button",
+                                                     "key": "stop"}) as answer:
+            assert answer.status == 409
+        assert (await host.session(session.id)).version == session.version
