@@ -226,6 +226,11 @@ class Frontend:
         """A few lines for the embed: scores, positions; readable without the image."""
         return ""
 
+    def alt_text(self, view: dict, names: Names) -> str:
+        """The public board's state for its picture's alt text (bot.alt_text): by default the embed's words.
+        A game whose words run long says the essentials here instead."""
+        return self.describe_state(view, names)
+
     def buttons(self, view: dict) -> list[ActionButton]:
         """Buttons for what can be done next, given the public view (older, simpler form of `components`)."""
         return []

@@ -15,11 +15,11 @@ Rulings (the table's dice line is `bot.dice_table`):
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Any
 
 import discord
 
+from bot.alt_text import attachment
 from bot.host import Host, UserError
 from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
@@ -124,7 +124,9 @@ async def record_of(host: Host, session: SessionRecord) -> GameRecord:
 
 def record_file(record: GameRecord) -> discord.File:
     data = record.model_dump_json(indent=1).encode()
-    return discord.File(io.BytesIO(data), filename=f"parlor-{record.game}-{record.game_id}.json")
+    title = get_game(record.game).title
+    return attachment(data, f"parlor-{record.game}-{record.game_id}.json",
+                      description=f"The record of {title} #{record.game_id} as JSON, for /game verify.")
 
 
 async def check_attachment(host: Host, attachment: discord.Attachment, guild_id: str | None) -> Verdict:

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from bot.ai_seats import new_ai_seats
 from bot.ratings import rating_keys, updated_ratings
 from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
+from bot.text_view import TextView
 from bot.turn_clock import (
     Periods,
     WaitPlan,
@@ -154,6 +155,8 @@ class Host:
         """The open session last found in each channel (checked against `_records` before use)."""
         self._turn_dms: OrderedDict[str, tuple[float, bool]] = OrderedDict()
         """Per user: (when read, whether he asked for turn DMs); see TURN_DMS_FRESH."""
+        self.text_view = TextView(store)
+        """Who gets text instead of pictures (bot.text_view)."""
         self._last_seq: dict[int, int] = {}
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
         self._undoers: dict[int, tuple[int, str | None]] = {}

@@ -133,7 +133,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session_id, player)
     );
     """,
-    # 8: users whose direct messages Discord refused (bot.dm_reach): no DM is tried until they act again
+    # 8: without sight (issue 25): a server's text-only tables, a user's private views as text
+    """
+    ALTER TABLE guild_settings ADD COLUMN text_tables INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN text_view INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 9: users whose direct messages Discord refused (bot.dm_reach): no DM is tried until they act again
     """
     ALTER TABLE user_settings ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0;
     """,

@@ -5,20 +5,21 @@ change of that view sends him one DM (the panel); every later change edits that 
 so a whole game leaves one panel per player instead of a picture per change. Turn notices
 (`/notify on`) are separate short DMs sent only when his turn comes (`bot.timers`).
 
-A player whose DMs are closed is told once per game in the channel (naming no bone and
+A player who asked for text (`/game view mode:text`, bot.text_view) gets his view in words instead
+of the picture. A player whose DMs are closed is told once per game in the channel (naming no bone and
 pinging nobody) to use `/hand` or **Show my bones** instead; after one refused DM no panel is sent
 to him until he acts again (bot.dm_reach).
 """
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
 import discord
 
 from bot.ai_seats import is_ai_id
+from bot.alt_text import attachment, private_alt
 from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
@@ -72,26 +73,28 @@ class Panels:
     async def show(self, session: SessionRecord, player: str, view: dict) -> None:
         """Edit the player's panel to show `view`, or send it if he has none (or it was deleted)."""
         frontend = frontend_for(session.slug)
-        png = await draw_off_loop(frontend.draw_private, view, image_names(session), player)
+        names = image_names(session)
         content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
                    "This message is updated as the game goes on.")
+        files = []
+        if await self.host.text_view.pictures_for(session.guild_id, player):
+            png = await draw_off_loop(frontend.draw_private, view, names, player)
+            files = [attachment(png, PANEL_FILE, description=private_alt(session, view, names, player))]
+        else:
+            content = f"{content}\n{frontend.private_text(view, names, player)}"[:2000]
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))
             try:
                 await channel.get_partial_message(int(record.message_id)).edit(
-                    content=content, attachments=[self._file(png)])
+                    content=content, attachments=files)
                 return
             except discord.NotFound:
                 pass
         user = await user_of(self.client, player)
-        sent = await user.send(content, file=self._file(png))
+        sent = await user.send(content, files=files)
         await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player,
                                                      channel_id=str(sent.channel.id), message_id=str(sent.id)))
-
-    @staticmethod
-    def _file(png: bytes) -> discord.File:
-        return discord.File(io.BytesIO(png), filename=PANEL_FILE)
 
     async def _tell_closed(self, session: SessionRecord, closed: list[str]) -> None:
         closed = [player for player in closed if (session.id, player) not in self.told_dms_closed]

@@ -11,7 +11,6 @@ gets his private components (e.g. where to put the bone he drew) in a reply only
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.actions import Done, guarded, host_of, play, pressed_session
+from bot.alt_text import attachment, private_alt, step_alt
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, narrate, step_key
@@ -226,9 +226,12 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
     """The next choices, for the presser alone: in place of the private reply he chose on, else a new one."""
     view = component_view(session.slug, session.id, session.version, list(step.components), image_names(session))
     message: dict = {"content": step.text, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
-    if step.picture is not None:
-        png = await draw_off_loop(step.picture, image_names(session))
-        message["files"] = [discord.File(io.BytesIO(png), filename=STEP_FILE)]
+    host = host_of(interaction)
+    if step.picture is not None and await host.text_view.pictures_for(session.guild_id, str(interaction.user.id)):
+        names = image_names(session)
+        png = await draw_off_loop(step.picture, names)
+        alt = step_alt(session, host.public_view(session), names, step.text)
+        message["files"] = [attachment(png, STEP_FILE, description=alt)]
     if _from_private_message(interaction):
         return Done(update=message)
     return Done(private=message, note_of=session.id)
@@ -237,7 +240,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> Done:
     host = host_of(interaction)
     outcome = await host.act(pressed.session.id, pressed.player, action, expected_version=version)
-    return publish(interaction, outcome, await actors_panel(outcome, pressed.player))
+    return publish(interaction, outcome, await actors_panel(outcome, pressed.player, host))
 
 
 def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> Done:
@@ -259,8 +262,9 @@ def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict 
 
 
 async def private_panel(session: SessionRecord, view: dict, player: str,
-                        legal: Mapping[str, list[dict]]) -> dict | None:
-    """Keyword arguments for `player`'s private reply: his words, picture and private components."""
+                        legal: Mapping[str, list[dict]], *, pictures: bool = True) -> dict | None:
+    """Keyword arguments for `player`'s private reply: his words, picture (unless he asked for text:
+    bot.text_view) and private components."""
     frontend = frontend_for(session.slug)
     components = frontend.private_components(view, player, legal)
     names = image_names(session)
@@ -273,9 +277,9 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if frontend.private_view:
+    if frontend.private_view and pictures:
         png = await draw_off_loop(frontend.draw_private, view, names, player)
-        kwargs["file"] = discord.File(io.BytesIO(png), filename=PRIVATE_FILE)
+        kwargs["file"] = attachment(png, PRIVATE_FILE, description=private_alt(session, view, names, player))
     return kwargs
 
 
@@ -285,11 +289,12 @@ def _done(outcome: MoveOutcome) -> str:
     return "\n".join(lines)[:2000] or "Done: see the table."
 
 
-async def actors_panel(outcome: MoveOutcome, player: str) -> dict | None:
+async def actors_panel(outcome: MoveOutcome, player: str, host: Host) -> dict | None:
     """After a player's own move, his private panel when the move opened private choices for him."""
     view = outcome.views_after.get(player)
     if view is None or outcome.session.status != "active":
         return None
     if not frontend_for(outcome.session.slug).private_components(view, player, outcome.legal):
         return None
-    return await private_panel(outcome.session, view, player, outcome.legal)
+    pictures = await host.text_view.pictures_for(outcome.session.guild_id, player)
+    return await private_panel(outcome.session, view, player, outcome.legal, pictures=pictures)

@@ -7,12 +7,12 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import contextlib
-import io
 from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.ai_seats import AI_NAME, ai_name, is_ai_id
+from bot.alt_text import attachment, board_alt
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
@@ -95,15 +95,17 @@ def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, s
 
 
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
-                headline: str | None = None) -> discord.Embed:
-    """The board's embed: headline, narration, the state in words, and the picture as its image."""
+                headline: str | None = None, *, picture: bool = True) -> discord.Embed:
+    """The board's embed: headline, narration, the state in words, and the picture as its image
+    (none for a text-only table: bot.text_view)."""
     names = text_names(session)
     state_text = frontend_for(session.slug).describe_state(public_view, names)
     description = "\n".join(filter(None, [headline, *narration(session, events, names), state_text]))
     if len(description) > 4000:
         description = "…" + description[-3999:]
     embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    if picture:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game #{session.id} · move {session.version}")
     add_dice_field(embed, session)
     return embed
@@ -141,22 +143,26 @@ def board_content(session: SessionRecord, public_view: dict) -> str | None:
 
 
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
-                  headline: str | None = None, *, png: bytes, ping: Sequence[str] = (),
+                  headline: str | None = None, *, png: bytes | None, ping: Sequence[str] = (),
                   with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
                   undoer: str | None = None, web_url: str | None = None) -> dict:
-    """Keyword arguments for sending the board: embed, picture, items for the next step.
+    """Keyword arguments for sending the board: embed, picture (with its alt text), items for the next step.
+    Without `png`, the same message as text only (bot.text_view).
 
     Only the players in `ping` are notified; every other mention in the text shows a name and
     pings nobody (see README: pings only when the turn changes).
     """
-    return {
+    message = {
         "content": board_content(session, public_view),
-        "embed": board_embed(session, public_view, events, headline),
-        "file": discord.File(io.BytesIO(png), filename=BOARD_FILE),
+        "embed": board_embed(session, public_view, events, headline, picture=png is not None),
         "view": (board_components(session, public_view, legal, undoer, web_url) if with_buttons
                  else discord.ui.View(timeout=None)),
         "allowed_mentions": _mentions(ping),
     }
+    if png is not None:
+        alt = board_alt(session, public_view, image_names(session), events)
+        message["file"] = attachment(png, BOARD_FILE, description=alt)
+    return message
 
 
 def lobby_message(session: SessionRecord, note: str | None = None, *, ping: Sequence[str] = ()) -> dict:

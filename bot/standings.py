@@ -10,12 +10,12 @@ three on the server, the games with the most rated players first.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 import discord
 
 from bot.ai_seats import AI_NAME
+from bot.alt_text import attachment
 from bot.drawing import draw_off_loop
 from bot.ratings import ALL, PEOPLE, change_text, new_rating, shown
 from bot.render.canvas import (
@@ -124,8 +124,7 @@ async def leaderboard_message(store: Store, guild_id: str, slug: str | None) -> 
     title = f"Leaderboard: {get_game(slug).title}" if slug else "Leaderboard: every game"
     subtitle = "Games with Parlor (AI) counted too" if with_ai else "Games between people"
     png = await draw_off_loop(draw_leaderboard, sections, title, subtitle)
-    return {"content": text, "file": discord.File(io.BytesIO(png), filename=LEADERBOARD_FILE,
-                                                  description=alt_text(sections, slug))}
+    return {"content": text, "file": attachment(png, LEADERBOARD_FILE, description=alt_text(sections, slug))}
 
 
 def stats_lines(ratings: Sequence[RatedPlayer], last: dict[tuple[str, str], RatingChange], *,

@@ -171,6 +171,8 @@ class GuildSettings(BaseModel):
 
     reminder_hours: float | None = None
     turn_clock_hours: float | None = None
+    text_tables: bool = False
+    """Show this server's tables as text only, without a picture (issue 25; see bot.text_view)."""
     leaderboard_with_ai: bool = False
 
 
@@ -605,6 +607,25 @@ class Store:
         async with self._db.execute(query, args) as cursor:
             rows = await cursor.fetchall()
         return {row["user_id"] for row in rows}
+
+    async def set_text_view(self, user_id: str, on: bool) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, text_view) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET text_view = excluded.text_view", (user_id, int(on)))
+
+    async def text_view(self, user_id: str) -> bool:
+        """Whether the user asked for his private views as text, without pictures (`/game view`)."""
+        async with self._db.execute("SELECT text_view FROM user_settings WHERE user_id = ?", (user_id,)) as cursor:
+            row = await cursor.fetchone()
+        return bool(row and row["text_view"])
+
+    async def set_text_tables(self, guild_id: str, on: bool) -> GuildSettings:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, text_tables) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET text_tables = excluded.text_tables", (guild_id, int(on)))
+        return await self.guild_settings(guild_id)
 
     async def guild_settings(self, guild_id: str | None) -> GuildSettings:
         if guild_id is None:

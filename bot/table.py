@@ -21,6 +21,8 @@ the host just before the commit) and used only if the committed session is the o
 for; the table records are kept in memory once read or written (one process owns a guild, as
 for the host's sessions), so showing a move reads nothing from the database.
 
+A server may ask for text-only tables (bot.text_view): the same message and buttons, no picture.
+
 Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
 (winners are named, not notified).
 
@@ -111,7 +113,7 @@ class Tables:
 
     def draw_ahead(self, session: SessionRecord, public_view: dict) -> None:
         """Start drawing the picture of `session` as a move about to commit will leave it (Host.committing)."""
-        if session.state is None:
+        if session.state is None or self.host.text_view.known_text(session.guild_id):
             return
         drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board, public_view,
                                                       image_names(session), session.turn_events))
@@ -150,7 +152,7 @@ class Tables:
             note = "The lobby is empty and has been closed." if session.status != "lobby" else None
             return lobby_message(session, note=note, ping=ping)
         view = self.host.public_view(session)
-        png = await self._picture(session, view)
+        png = await self._picture(session, view) if await self.host.text_view.pictures_for(session.guild_id) else None
         message = board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
                                 legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session),
                                 web_url=self.watch_url(session))

@@ -12,7 +12,6 @@ state (the host refuses it once anything else has moved) and validates it again.
 from __future__ import annotations
 
 import contextlib
-import io
 import re
 from typing import Any
 
@@ -21,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
+from bot.alt_text import attachment, step_alt
 from bot.drawing import draw_off_loop
 from bot.frontends.crayon_cities import cities_text, city_choices
 from bot.frontends.crayon_rails import FRONTEND, build_target, build_toward
@@ -50,16 +50,18 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         player = str(interaction.user.id)
         target = build_target(to)
         events = host.preview(session, player, build_toward(target))
-        text, png = await draw_off_loop(preview_picture, host.public_view(session), image_names(session),
-                                        events, target)
+        public, names = host.public_view(session), image_names(session)
+        text, png = await draw_off_loop(preview_picture, public, names, events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
-        embed.set_image(url=f"attachment://{PREVIEW_FILE}")
+        private: dict[str, Any] = {}
+        if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.text_view
+            private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
+            embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
         view = discord.ui.View(timeout=None)
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "go"))
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "no"))
-        return Done(private={"content": "Confirm to build, or cancel.", "embed": embed,
-                             "file": discord.File(io.BytesIO(png), filename=PREVIEW_FILE), "view": view,
+        return Done(private={**private, "content": "Confirm to build, or cancel.", "embed": embed, "view": view,
                              "allowed_mentions": discord.AllowedMentions.none()})
 
     await play(interaction, work)

@@ -46,9 +46,11 @@ KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
          app_commands.Choice(name="in-out (your face in for their face out)", value="in-out")]
 
 
-async def private_reply(session: SessionRecord, view: dict, player: str, legal: dict[str, list[dict]]) -> dict:
-    """Keyword arguments for one player's ephemeral panel: his own view, in words and picture, and his choices."""
-    panel = await private_panel(session, view, player, legal)
+async def private_reply(session: SessionRecord, view: dict, player: str, legal: dict[str, list[dict]], *,
+                        pictures: bool = True) -> dict:
+    """Keyword arguments for one player's ephemeral panel: his own view, in words and picture (words only
+    if he asked for text: bot.text_view), and his choices."""
+    panel = await private_panel(session, view, player, legal, pictures=pictures)
     assert panel is not None, "a Johari player's panel always has words"
     return panel
 
@@ -61,7 +63,9 @@ async def hand_of(interaction: discord.Interaction, session: SessionRecord) -> D
     if session.status == "lobby":
         raise UserError("This Johari Bones game has not begun yet: nobody holds bones.")
     host = host_of(interaction)
-    panel = await private_reply(session, host.view_for(session, player), player, host.legal_by_player(session))
+    view, legal = host.view_for(session, player), host.legal_by_player(session)
+    pictures = await host.text_view.pictures_for(session.guild_id, player)
+    panel = await private_reply(session, view, player, legal, pictures=pictures)
     return Done(private=panel, note_of=session.id)
 
 
@@ -69,9 +73,11 @@ async def draw(interaction: discord.Interaction) -> Done:
     """/draw: the table names no bone; the drawer alone sees it and where it may go."""
     player = str(interaction.user.id)
     session = await game_session(interaction, SLUG, "draw")
-    outcome = await host_of(interaction).act(session.id, player, {"type": "draw"})
+    host = host_of(interaction)
+    outcome = await host.act(session.id, player, {"type": "draw"})
+    pictures = await host.text_view.pictures_for(session.guild_id, player)
     return Done.of(outcome, private=await private_reply(outcome.session, outcome.views_after[player], player,
-                                                         outcome.legal))
+                                                         outcome.legal, pictures=pictures))
 
 
 def _squeezed(text: str) -> str:

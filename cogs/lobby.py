@@ -24,6 +24,7 @@ from bot.replies import (
     waiting_line,
 )
 from bot.share import answer_privately, shareable
+from bot.text_view import MODES
 from games import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]
@@ -155,14 +156,35 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                 private.pop("view")
                 return Done(private=private)
             view = host.public_view(session)
-            png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
-                                      session.turn_events)
+            png = None
+            if await host.text_view.pictures_for(session.guild_id, str(interaction.user.id)):
+                png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
+                                          session.turn_events)
             private = board_message(session, view, headline=waiting_line(session, view, host.clock()), png=png,
                                     with_buttons=False)
             # The table catches up here too if a crash left it behind (nothing happens when it is current).
             return Done(session_id=session.id, private=private)
 
         await play(interaction, work)
+
+    @app_commands.command(name="view", description="See your own views (status, your bones) as pictures or as text")
+    @app_commands.describe(mode="text: your private views in words, without pictures (leave out to see)")
+    @app_commands.choices(mode=[app_commands.Choice(name=mode, value=mode) for mode in MODES])
+    async def view_mode(self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> None:
+            text_view = host_of(interaction).text_view
+            user = str(interaction.user.id)
+            if mode is not None:
+                await text_view.set_user_text(user, mode.value == "text")
+            if await text_view.user_text(user):
+                text = ("You get your own views as text: `/game status`, your bones, previews and panels come "
+                        "in words, without pictures. A table is one message for everyone, so it stays as this "
+                        "server shows it (`/settings tables` makes a server's tables text only).")
+            else:
+                text = "You get your own views with pictures (each with alt text). `/game view mode:text` for words."
+            await interaction.response.send_message(f"Saved. {text}" if mode is not None else text, ephemeral=True)
+
+        await guarded(interaction, work)
 
     @app_commands.command(name="rules", description="Our short summary of a game's rules")
     @app_commands.describe(game="Which game (default: this channel's, and the list of games)")

@@ -1,4 +1,5 @@
-"""Playing over a day: `/notify` (turn DMs), `/settings reminder|clock|leaderboard` (per server) and `/stats`."""
+"""Playing over a day: `/notify` (turn DMs), `/settings reminder|clock|tables|leaderboard` (per server)
+and `/stats`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.host import UserError
 from bot.ratings import AI_RATED
 from bot.share import answer_privately, shareable
 from bot.standings import stats_lines
+from bot.text_view import MODES
 
 
 def _require_manage_guild(interaction: discord.Interaction) -> None:
@@ -54,7 +56,8 @@ class Turns(commands.Cog):
 
         await play(interaction, work)
 
-    settings = app_commands.Group(name="settings", description="This server's reminders, turn clock and leaderboard",
+    settings = app_commands.Group(name="settings",
+                                  description="This server's reminders, turn clock, tables and leaderboard",
                                   guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
     @settings.command(name="reminder", description="Hours before the player to act is reminded (again each period)")
@@ -68,6 +71,25 @@ class Turns(commands.Cog):
     async def clock(self, interaction: discord.Interaction,
                     hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
+
+    @settings.command(name="tables", description="Show this server's game tables as pictures or as text only")
+    @app_commands.describe(mode="text: no pictures, for screen readers and slow connections (leave out to see)")
+    @app_commands.choices(mode=[app_commands.Choice(name=mode, value=mode) for mode in MODES])
+    async def tables(self, interaction: discord.Interaction, mode: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> None:
+            text_view = host_of(interaction).text_view
+            guild_id = str(interaction.guild_id)
+            if mode is not None:
+                _require_manage_guild(interaction)
+                await text_view.set_server_text(guild_id, mode.value == "text")
+            text = ("This server's tables are text only: the same words and buttons, no pictures."
+                    if await text_view.server_text(guild_id) else
+                    "This server's tables show the board as a picture, with alt text for screen readers.")
+            if mode is not None:
+                text = f"Saved. {text} (Each table follows from its next update; `/game table` shows it now.)"
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await guarded(interaction, work)
 
     @settings.command(name="leaderboard", description="Whether games with Parlor's AI count on the leaderboard")
     @app_commands.describe(ai_games="on: count games with the AI too (and list it); off: people only. "

@@ -225,6 +225,25 @@ class CrayonRailsFrontend(Frontend):
             lines.append("To act: " + ", ".join(display_name(names, p) for p in view["to_act"]))
         return "\n".join(lines)
 
+    def alt_text(self, view: dict, names: Names) -> str:
+        """The essentials for a screen reader, short enough to leave room for the turn's events within
+        Discord's 1,024 characters: each player's cash, train, place, loads and locked cards; the pool's
+        size; the events in force. (The embed's full list of pool demands would not fit.)"""
+        lines = [f"{view['phase'].capitalize()}, round {view['round']}."]
+        for player in view["players"]:
+            where = place_label(player["at"]) if player["at"] else "not placed"
+            locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
+                      for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
+            lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train at "
+                         f"{where}, loads {', '.join(player['loads']) or 'none'}, "
+                         f"locked {'; '.join(locked) or 'none'}.")
+        free = sum(not card["locks"] for card in view["pool"])
+        lines.append(f"Pool: {len(view['pool'])} cards, {free} unlocked.")
+        events = [f"{event['kind']} at {event['target']}" for event in view["active_events"]]
+        if events:
+            lines.append(f"Events in force: {', '.join(events)}.")
+        return "\n".join(lines)
+
     def components(self, view: dict, legal: Legal) -> list[Component]:
         """Menus and buttons for the player to act: see bot/frontends/crayon_components.py."""
         return acting_components(view, legal)
@@ -261,6 +280,10 @@ class CrayonRailsFrontend(Frontend):
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         return [line for event in events if (line := _narrate(event, names))]
+
+
+def _demand_words(demand: dict) -> str:
+    return f"{demand['load']} to {demand['city']} ({demand['payoff']})"
 
 
 def _move_choices(view: dict, viewer: str, moves: list[dict]) -> list[tuple[str, str]]:

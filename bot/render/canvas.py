@@ -30,7 +30,14 @@ BACKGROUND: Colour = (245, 240, 228)
 INK: Colour = (40, 36, 32)
 MUTED: Colour = (110, 102, 90)
 WHITE: Colour = (255, 255, 255)
-PLAYER_COLOURS: list[Colour] = [(200, 50, 50), (40, 90, 200), (40, 150, 70), (200, 140, 20)]
+PLAYER_COLOURS: list[Colour] = [(205, 60, 0), (0, 85, 145), (0, 150, 110), (120, 30, 60)]
+"""Seat colours told apart with any common colour vision (issue 25): Okabe–Ito's vermillion, blue,
+bluish green and reddish purple, each shifted in lightness until every pair stays at least 19.7
+CIEDE2000 apart under simulated deuteranopia, protanopia and tritanopia (pure Okabe–Ito: 12.2; the
+red and green used before: 5.8), and dark enough to read as text on the cream paper (contrast 3.3 to
+9). tests/bot/test_palette.py measures it. Colour is never the only cue: see `SEAT_SHAPES`."""
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
+"""Each seat's mark, drawn beside its name and on its pieces, so seats differ in shape as well as colour."""
 BANNER: Colour = (250, 214, 80)
 """The result banner's fill: no board uses this gold for anything else."""
 BANNER_EDGE: Colour = (150, 105, 10)
@@ -61,6 +68,29 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
 def blend(first: Colour, second: Colour, share: float) -> Colour:
     """`share` of `second` mixed into `first`."""
     return tuple(round(a + (b - a) * share) for a, b in zip(first, second, strict=True))  # type: ignore[return-value]
+
+
+def seat_colour(seat: int) -> Colour:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,
+              fill: Colour | int, outline: Colour | int | None = None, width: int = 2) -> None:
+    """The seat's shape (`SEAT_SHAPES`) around `centre`: circle, square, triangle or diamond. `fill`
+    and `outline` are colours, or palette indices on a palette ("P") image."""
+    x, y, r = centre[0], centre[1], radius
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    if shape == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "square":
+        r *= 0.9
+        draw.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "triangle":
+        draw.polygon([(x, y - r * 1.1), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)], fill=fill,
+                     outline=outline, width=width)
+    else:
+        draw.polygon([(x, y - r * 1.2), (x + r, y), (x, y + r * 1.2), (x - r, y)], fill=fill, outline=outline,
+                     width=width)
 
 
 def game_palette(colours: Iterable[Colour], inks: Iterable[Colour], papers: Iterable[Colour]) -> Image.Image:

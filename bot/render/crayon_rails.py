@@ -35,6 +35,7 @@ from bot.render.canvas import (
     blend,
     draw_result_banner,
     font,
+    seat_mark,
     token_labels,
 )
 from bot.render.png_bands import palette_png
@@ -318,14 +319,19 @@ def _colour(seat: int) -> tuple[int, int, int]:
 
 
 def train_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int) -> None:
-    """A player's train: a circle for the first seat, a square for the second (told apart by shape as
-    well as colour, whatever the names); the header shows the same mark beside each name."""
-    x, y = centre
-    box = (x - r, y - r, x + r, y + r)
-    if seat % 2 == 0:
-        draw.ellipse(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
-    else:
-        draw.rectangle(box, fill=INDEX[_colour(seat)], outline=INDEX[INK], width=2)
+    """A player's train: his seat's shape (a circle for the first seat, a square for the second: told
+    apart by shape as well as colour, whatever the names); the header shows the same mark beside each name."""
+    seat_mark(draw, centre, r, seat, INDEX[_colour(seat)], INDEX[INK])
+
+
+def track_mark(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], seat: int,
+               width: int) -> None:
+    """The second seat's track carries his shape in white on the middle of each section, the first
+    seat's runs solid: the two networks differ in pattern as well as colour (at phone size a dotted line
+    against a solid one reads better than a small circle against a small square)."""
+    if seat == 0:
+        return
+    seat_mark(draw, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), max(1.5, width * 0.45), seat, INDEX[WHITE], None, 0)
 
 
 def _place(milepost: str | None) -> str:
@@ -391,7 +397,10 @@ class Table:
                 draw.polygon([(2, y + 4), (2, y + 22), (11, y + 13)], fill=INDEX[colour])
             train_mark(draw, (PAD + 22, y + 13), 9, seat)
             end = stamp(image, (PAD + 38, y), self.name(player["id"])[:16], 24, colour)
-            stamp(image, (end + 12, y), f"${player['cash']}M", 24, INK)
+            end = stamp(image, (end + 12, y), f"${player['cash']}M", 24, INK)
+            sample = ((end + 14, y + 13), (end + 58, y + 13))
+            draw.line(sample, fill=INDEX[colour], width=5)
+            track_mark(draw, *sample, seat, 5)
             needed = view.get("options", {}).get("major_cities", 3)
             goals = f"majors {player['majors_joined']}/{needed} · markers {player['markers']}"
             stamp(image, (WIDTH - PAD, y + 2), goals,
@@ -454,6 +463,8 @@ class Table:
             colour = INDEX[_colour(seat)]
             for a, b in player["track"]:
                 draw.line([at(a), at(b)], fill=colour, width=style.track)
+            for a, b in player["track"]:
+                track_mark(draw, at(a), at(b), seat, style.track)
         self._event_marks(draw, at, style)
         if not style.detailed:
             labels, mask = overview_labels(style)

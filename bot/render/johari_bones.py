@@ -37,6 +37,9 @@ from bot.render.canvas import (
     fit_size,
     game_palette,
     pts,
+    seat_colour,
+    seat_mark,
+    text_width,
 )
 from games.johari_scoring import BOXES
 
@@ -177,9 +180,9 @@ def _draw_players(board: Board, view: dict, names: Mapping[str, str], viewer: st
         row_top = _players_top() + seat * ROW
         if player in view["to_act"] and view["phase"] in ("turns", "drawn"):
             board.draw.rectangle((0, row_top, WIDTH - 1, row_top + ROW - 4), fill=HIGHLIGHT)
-        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        board.draw.rectangle((MARGIN, row_top + 6, MARGIN + 8, row_top + ROW - 10), fill=colour)
-        board.text((MARGIN + 16, row_top + 20), clip(display_name(names, player), KEY, NAME_W - 24), KEY, colour, "lm",
+        colour = seat_colour(seat)
+        seat_mark(board.draw, (MARGIN + 9, row_top + 20), 9, seat, colour, INK)
+        board.text((MARGIN + 24, row_top + 20), clip(display_name(names, player), KEY, NAME_W - 32), KEY, colour, "lm",
                    bold=True)
         turns = view["turns_left"].get(player, 0)
         detail = f"{pts(totals.get(player, 0))} · {turns} turn{'' if turns == 1 else 's'} left"
@@ -203,9 +206,11 @@ def _draw_scorecard(board: Board, view: dict, names: Mapping[str, str], top: int
     totals = _totals(view)
     for index, player in enumerate(players):
         centre = MARGIN + 150 + column * (index + 0.5)
-        colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-        name = clip(display_name(names, player), BODY, column - 8)
-        board.text((centre, top + SCORE_HEAD / 2), name, BODY, colour, "mm", bold=True)
+        colour = seat_colour(index)
+        name = clip(display_name(names, player), BODY, column - 24)
+        half = text_width(name, BODY) / 2
+        seat_mark(board.draw, (centre - half - 10, top + SCORE_HEAD / 2), 6, index, colour, INK, 1)
+        board.text((centre + 4, top + SCORE_HEAD / 2), name, BODY, colour, "mm", bold=True)
         for row, box in enumerate((*BOXES, "total")):
             value = totals[player] if box == "total" else view["scorecard"][player][box]
             board.text((centre, top + SCORE_HEAD + row * SCORE_ROW + SCORE_ROW / 2),
@@ -219,7 +224,7 @@ def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple
     headline = (f"{winners[0]} wins with {best}!" if len(winners) == 1
                 else f"Shared win at {best}: " + " and ".join(winners))
     scores = [(display_name(names, entry["id"]), str(totals.get(entry["id"], 0)),
-               PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]) for seat, entry in enumerate(view["players"])]
+               seat_colour(seat)) for seat, entry in enumerate(view["players"])]
     return headline, scores
 
 

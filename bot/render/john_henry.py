@@ -37,6 +37,7 @@ from bot.render.canvas import (
     draw_result_banner,
     fit_size,
     game_palette,
+    seat_mark,
     text_width,
 )
 from games.john_henry import CENTER, DOTS_PER_SPACE, SPACE_NAMES, SPIKE_DOTS
@@ -164,7 +165,9 @@ def _draw_header(board: Board, view: dict, names: Mapping[str, str]) -> None:
     for seat, player in enumerate(view["players"]):
         colour = PLAYER_COLOURS[seat]
         x, anchor = (MARGIN, "la") if seat == 0 else (WIDTH - MARGIN, "ra")
-        board.text((x, 8), clip(display_name(names, player["id"]), KEY, half), KEY, colour, anchor, bold=True)
+        seat_mark(board.draw, (x + 10 if seat == 0 else x - 10, 22), 9, seat, colour, INK)
+        name_x = x + 26 if seat == 0 else x - 26
+        board.text((name_x, 8), clip(display_name(names, player["id"]), KEY, half - 26), KEY, colour, anchor, bold=True)
         road = f"{RAILROAD_NAMES[player['railroad']]} " + ("from Omaha »" if seat == 0 else "« from Sacramento")
         board.text((x, 42), road, SMALL, colour, anchor)
     to_act = set(view["to_act"])

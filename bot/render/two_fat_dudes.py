@@ -137,14 +137,18 @@ def last_roll(events: Sequence[dict]) -> tuple[str, int, str] | None:
 
 
 def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:
-    """One row per player: his token colour, name, tags and score; the player to act on a band."""
+    """One row per player: his token (colour and letter, as in the hallway), name, tags and score; the
+    player to act on a band."""
     to_act = set(view.get("to_act") or [])
+    labels = token_labels([display_name(names, player["id"]) or "?" for player in view["players"]])
     for index, player in enumerate(view["players"]):
         top = 6 + index * 44
         if player["id"] in to_act:
             board.draw.rectangle((0, top - 2, WIDTH - 1, top + 40), fill=TURN_BAND)
         colour = TOKEN[player["colour"]]
         board.draw.ellipse((MARGIN, top + 6, MARGIN + 26, top + 32), fill=colour, outline=INK)
+        board.text((MARGIN + 13, top + 19), labels[index], fit_size(labels[index], BODY, 22, 12), WHITE, "mm",
+                   bold=True)
         score = pts(player['score'])
         board.text((WIDTH - MARGIN, top + 19), score, KEY, INK, "rm", bold=True)
         tags = [tag for tag, on in (("start", view.get("start_player") == player["id"]),

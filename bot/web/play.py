@@ -9,10 +9,12 @@ and the private panels are brought up to date like after any move (`show_move`).
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Form, Select, narrate
+from bot.drawing import draw_off_loop
+from bot.frontend import ActionButton, Form, Select, Step, narrate
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.presses import NOT_OFFERED, Pressed, not_yours, offered
@@ -57,11 +59,11 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
         tokens = tokens if isinstance(pressed.component, Select) else [key]
         step, action = _step_or_action(pressed, tokens)
         if step is not None:
-            return {"step": step}
+            return {"step": await _step_page(step, session)}
     return await _moved(await host.act(session.id, player, action, expected_version=version), show_move)
 
 
-def _step_or_action(pressed: Pressed, tokens: list[str]) -> tuple[dict | None, dict]:
+def _step_or_action(pressed: Pressed, tokens: list[str]) -> tuple[Step | None, dict]:
     """The step the chosen token opens (for the page), else the action the choice stands for."""
     frontend = frontend_for(pressed.session.slug)
     component = pressed.component
@@ -72,10 +74,20 @@ def _step_or_action(pressed: Pressed, tokens: list[str]) -> tuple[dict | None, d
     if len(tokens) == 1:
         step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
         if step is not None:
-            return step_choices(step, image_names(pressed.session)), {}
+            return step, {}
     if isinstance(component, Select) and component.max_values > 1:
         return None, frontend.action_for_choice(component.key, tokens)
     return None, frontend.action_for_button(tokens[0])
+
+
+async def _step_page(step: Step, session: SessionRecord) -> dict:
+    """A step for the chooser's page alone: its words, its choices, and its picture (a build's preview)
+    inline, since it is drawn for him and this answer only."""
+    page = step_choices(step, image_names(session))
+    if step.picture is not None:
+        png = await draw_off_loop(step.picture, image_names(session))
+        page["picture"] = "data:image/png;base64," + base64.b64encode(png).decode()
+    return page
 
 
 async def _moved(outcome: MoveOutcome, show_move: ShowMove) -> dict:

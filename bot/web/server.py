@@ -45,7 +45,7 @@ RETRY_SECONDS = 2.0
 """How soon a stream reads its game again after the database failed to answer."""
 STATIC = ("parlor.css", "parlor.js")
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+    "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",

@@ -1,17 +1,29 @@
-"""What the web pages are sent (bot.web.pages, bot.web.move_log), built from the host alone."""
+"""What the web pages are sent (bot.web.pages, bot.web.move_log) and what a press from one does
+(bot.web.play), built from the host alone."""
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 import re
 
+import pytest
+
+from bot.host import UserError
 from bot.replies import log_lines
 from bot.web.move_log import IN_A_WORKER_FROM, MoveLogs
 from bot.web.pages import Pages
+from bot.web.play import press
+from games import GAMES
+from games.core import IllegalMove
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 BONE = re.compile(r"(?<![\w-])\d-\d(?![\w-])")
 POSITIONS = ("up", "down", "in", "out")
+MOVES = 40
+PICTURES: list[str] = []
+"""The games whose steps showed a picture (a Crayon Rails build's preview) on a page."""
 
 
 def bones(view: dict) -> set[str]:
@@ -76,3 +88,58 @@ async def test_a_johari_page_holds_its_players_bones_and_nobody_elses(host):
         assert set(BONE.findall(page)) <= own, "a page holds only bones its player may see"
         assert own - shown, "and he sees some the others don't"
         assert own - shown <= set(BONE.findall(page))
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+async def test_every_game_can_be_played_from_the_pages_choices_alone(host, slug):
+    """Each move is one of the choices a player's page offers (a menu option, a button, a step's choice,
+    Undo, a form with a typed amount), sent through the page's press path."""
+    await host.open_lobby(guild_id="1", channel_id="30", slug=slug, creator=ALICE)
+    _, began = await host.join("30", BOB)
+    session = began.session if began is not None else (await host.begin("30", ALICE.id)).session
+    pages, chooser, shown, forms = Pages(host), random.Random(slug), [], 0
+
+    async def show(outcome) -> None:
+        shown.append(outcome.session.version)
+
+    for _ in range(MOVES):
+        session = await host.session(session.id)
+        if session.status != "active":
+            break
+        offers = []
+        for player in session.player_ids:
+            page = await pages.personal(session, player, "/b", "/v")
+            offers += [(player, choice) for choice in page["choices"]]
+        if not offers:
+            break
+        player, choice = chooser.choice(offers)
+        try:
+            answer = await press_from_page(host, session, player, choice, chooser, show)
+        except (UserError, IllegalMove):
+            assert choice["kind"] == "form", "only a typed amount may be refused (the engine judges it)"
+            continue
+        assert "done" in answer and answer["version"] == session.version + 1
+        forms += choice["kind"] == "form"
+    assert shown, f"{slug}: at least one move was made from the pages"
+    undone = [move for move in await host.moves(session) if move.action.get("type") == "undo"]
+    assert slug == "john-henry" or undone, "a page's Undo takes a move back (John Henry's rolls all stand)"
+    assert slug != "two-fat-dudes" or forms, "a form's typed amount is sent from the page"
+    assert slug != "crayon-rails" or slug in PICTURES, "a build's preview is shown on the page"
+
+
+async def press_from_page(host, session, player, choice, chooser, show, depth: int = 0) -> dict:
+    body = {"version": session.version, "kind": choice["kind"], "key": choice["key"]}
+    if choice["kind"] == "select":
+        body["tokens"] = [chooser.choice(choice["options"])["token"]]
+    if choice["kind"] == "form":
+        body["values"] = {field["key"]: str(chooser.randint(0, 3)) for field in choice["fields"]}
+    answer = await press(host, session, player, body, show)
+    if "step" in answer:
+        if "picture" in answer["step"]:
+            picture = answer["step"]["picture"]
+            assert base64.b64decode(picture.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
+            PICTURES.append(session.slug)
+        usable = answer["step"]["choices"]
+        assert usable and depth < 4, f"a step offers something to choose: {answer}"
+        return await press_from_page(host, session, player, chooser.choice(usable), chooser, show, depth + 1)
+    return answer

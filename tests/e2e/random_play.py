@@ -10,7 +10,9 @@ The checks, on every press:
 - a press is either accepted, or refused privately *because the component is meant for someone else*
   (`bot.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
-- no slash command is used once the game has begun.
+- no slash command is used once the game has begun;
+- every file the bot sent has alt text (its description) naming whose turn it is now, or who won
+  (`check_alt_text`), the same for everyone's picture: the table, a private panel, a step's map.
 
 The table's Undo is left alone unless `undo_share` is set: then a step presses a shown Undo (for
 whoever drew it, refused for all but its player) with that probability, so games still end.
@@ -25,12 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.client import ParlorBot
+from bot.replies import image_names
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import BUTTON, STRING_SELECT, TEXT_INPUT, walk
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
+TURN = re.compile(r", move \d+\. (?:(?P<one>[^.]+?)'s turn|(?P<many>[^.]+?) to act|Game over: (?P<won>[^.]+?) won)\.")
 NOT_YOURS = re.compile(r"^(That is for .+ to use, not you\.|You are not playing in this game: that is for .+)")
 Fill = Callable[[random.Random, dict[str, Any]], dict[str, str]]
 
@@ -65,6 +69,8 @@ class RandomPlay:
     refusals: int = 0
     moves_seen: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    files_checked: int = 0
+    alt_texts: list[str] = field(default_factory=list)
 
     async def open(self, slug: str) -> None:
         """The lobby: the first user starts the game, the others join, and it begins."""
@@ -79,6 +85,33 @@ class RandomPlay:
             begin = await self.fake.click(first, lobby, lobby.button(label="Begin")["custom_id"])
             assert not begin.ephemeral, begin.response.content
         assert (await self.session()).status == "active"
+        await self.check_alt_text()
+
+    async def check_alt_text(self) -> None:
+        """Every file sent since the last check describes the game as it stands (see the module docstring);
+        with the AI seated, which moves on its own, it names seated players."""
+        session = await self.session()
+        names = image_names(session)
+        if session.status == "finished":
+            expected = {names[p] for p in session.result["winners"]}
+        else:
+            expected = {names[p] for p in self.bot.host.public_view(session)["to_act"]}
+        ours = {self.channel.id, *(self.fake.dm_channel(user).id for user in self.users)}
+        for message, attachment in self.fake.world.sent_files[self.files_checked:]:
+            if message.author_id != self.fake.bot_user.id or message.channel_id not in ours:
+                continue
+            alt = attachment.description or ""
+            assert alt.strip(), f"{attachment.filename} has no alt text"
+            said = TURN.search(alt)
+            assert said, f"{attachment.filename}'s alt text does not say whose turn it is: {alt!r}"
+            who = said["one"] or said["many"] or said["won"]
+            named = set() if who == "nobody" else set(re.split(r", | and ", who))
+            if session.ai_played:  # the AI may have moved on since: the file names seated players
+                assert named <= set(names.values()), f"{attachment.filename} names {who}"
+            else:
+                assert named == expected, f"{attachment.filename} names {who}, not {expected}"
+            self.alt_texts.append(alt)
+        self.files_checked = len(self.fake.world.sent_files)
 
     async def session(self):
         return await self.bot.host.last_session_in(str(self.channel.id))
@@ -140,6 +173,7 @@ class RandomPlay:
         before = self.signature()
         result = await self.press(offer)
         self.presses += 1
+        await self.check_alt_text()
         changed = self.signature() != before
         produced = result.messages
         refusal = [m for m in produced if m.ephemeral and not m.components and not m.attachments
@@ -162,6 +196,7 @@ class RandomPlay:
                 mine.append(message)
 
     async def play_to_the_end(self, max_presses: int = 4000) -> None:
+        await self.check_alt_text()
         for _ in range(max_presses):
             if (await self.session()).status != "active":
                 return

@@ -2,7 +2,7 @@
 he may not see.
 
 Every message a user can see (the channel's, his ephemeral replies, his DMs), every embed, button label,
-menu option and custom_id is searched for bone-shaped strings, each of which must be in the view of
+menu option, custom_id and picture's alt text is searched for bone-shaped strings, each of which must be in the view of
 whoever can read it at that moment; every picture must be exactly the one drawn from that view. The
 test reads the state from the host (it knows the deal) but drives every move through the fake Discord.
 """
@@ -38,7 +38,8 @@ def seen_bones(view: dict) -> set[str]:
 
 
 def surface(message: FakeMessage) -> str:
-    """Everything of a message a user can read, or the bot could echo: text, labels, menus, custom_ids, files."""
+    """Everything of a message a user can read, or the bot could echo: text, labels, menus, custom_ids, files
+    and their alt text (a screen reader reads a picture's description to whoever sees the picture)."""
     parts = [message.text]
     for component in message.walk_components():
         parts += [str(component.get(key, "")) for key in ("label", "placeholder", "custom_id")]
@@ -47,6 +48,7 @@ def surface(message: FakeMessage) -> str:
     for embed in message.embeds:
         parts += [str(embed.get("image", {}).get("url", "")), str(embed.get("author", {}).get("name", ""))]
     parts += [attachment.filename for attachment in message.attachments]
+    parts += [attachment.description or "" for attachment in message.attachments]
     return "\n".join(parts)
 
 
@@ -59,6 +61,8 @@ class Table:
         self.edits: dict[int, int] = {}
         self.audited = 0
         self.told_dms_closed: set[int] = set()
+        self.public_alt: list[str] = []
+        """The alt text of every public picture audited (checked above against the public view)."""
         self.told_in_public: set[str] = set()
         """Every bone a public message has named at some time (the table is edited as the game goes on)."""
 
@@ -141,8 +145,10 @@ class Table:
             if message.id not in self.named:
                 assert named <= allowed, f"{who} was shown {named - allowed} in {message.text!r}"
                 for attachment in message.attachments:
+                    assert attachment.description, f"{attachment.filename} has alt text"
                     if attachment.filename == "board.png":
                         assert attachment.data == FRONTEND.draw_board(public, names), "the public board"
+                        self.public_alt.append(attachment.description)
                     else:
                         assert attachment.filename == "your-view.png" and reader is not None
                         own = FRONTEND.draw_private(view, names, str(reader.id))
@@ -292,6 +298,8 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert notices and all(m.content.startswith(("Turn notices are on", "It's your turn")) for m in notices)
     assert len(table_in(fake, channel).embeds) == 1
     assert table.audited > 25
+    # The public pictures' alt text names the face-up bones (audited above: never a hidden one).
+    assert table.public_alt and all(BONE.search(alt) for alt in table.public_alt)
     assert (await table.host.replay(session.id)).model_dump_json() == session.state
 
     logged = " ".join(record.getMessage() for record in caplog.records)

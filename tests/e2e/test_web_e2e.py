@@ -25,7 +25,7 @@ from bot.replies import image_names
 from bot.store import Store
 from bot.web.links import Pass
 from tests.conftest import start_bot
-from tests.e2e.browser import Recorder, browser  # noqa: F401
+from tests.e2e.browser import PHONE, Recorder, browser  # noqa: F401
 from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.fakediscord import FakeDiscord
@@ -80,6 +80,7 @@ async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_pro
     assert shown == session.version
     assert "your turn" in await page.inner_text("#turn")
     assert await page.locator("#choices").is_hidden(), "a spectator has nothing to press"
+    await fits_a_phone(page)
 
     rolled = await fake_discord.click(alice, board, board.button(label="Roll")["custom_id"])
     assert not rolled.ephemeral
@@ -99,6 +100,15 @@ async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_pro
     assert "/play/" not in recorder.text()
 
 
+async def fits_a_phone(page) -> None:
+    """Nothing of the page is wider than a 400 px phone screen: no sideways scrolling."""
+    await page.locator("#board-text:not(:empty)").wait_for()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for element in await page.locator("main *:visible").all():
+        box = await element.bounding_box()
+        assert box is None or box["x"] + box["width"] <= PHONE["width"] + 0.5, await element.evaluate("e => e.id")
+
+
 def _path(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
@@ -113,6 +123,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         public, personal = await links_for(fake_discord, user, channel)
         assert "/watch/" in public and "/play/" in personal
         _, pages[user.name] = await Recorder.open(browser, personal)
+        await fits_a_phone(pages[user.name])
         assert f"(you are {user.name})" in await pages[user.name].inner_text("h1")
     session = await parlor.host.last_session_in(str(channel.id))
     for step in range(400):

@@ -105,6 +105,7 @@ def create(
         pinged=pings(body),
         **recorded,
     )
+    world.sent_files.extend((message, attachment) for attachment in message.attachments)
     return world.add_message(message)
 
 
@@ -122,9 +123,12 @@ def edit(world: World, message: FakeMessage, body: dict[str, Any], files: dict[i
     if "attachments" in body:
         keep = {str(e.get("id")) for e in body["attachments"] or []}
         kept = [a for a in message.attachments if str(a.id) in keep]
-        message.attachments = kept + _new_attachments(world, body["attachments"] or [], files)
-    elif files:
-        message.attachments = message.attachments + _new_attachments(world, [], files)
+        added = _new_attachments(world, body["attachments"] or [], files)
+        message.attachments = kept + added
+    else:
+        added = _new_attachments(world, [], files) if files else []
+        message.attachments = message.attachments + added
+    world.sent_files.extend((message, attachment) for attachment in added)
     message.flags &= ~LOADING
     message.edits += 1
     message.edited_timestamp = now_iso()

@@ -203,6 +203,8 @@ class World:
         self.unknown_routes: list[tuple[str, str]] = []
         self.http_errors: list[tuple[str, str, int, int]] = []
         self.uploads: dict[int, FakeAttachment] = {}
+        self.sent_files: list[tuple[FakeMessage, FakeAttachment]] = []
+        """Every file the bot sent, in order, with the message it went on (edits replace files; this keeps all)."""
         """Files users attached to slash command options (served like message attachments)."""
         self.requests: list[tuple[str, str, bytearray]] = []
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""

@@ -237,6 +237,22 @@ async def test_reply_with_embed_png_and_button_then_click(fake_discord: FakeDisc
     assert reply.attachments and reply.edits == 1
 
 
+async def test_alt_text_is_kept_for_every_file_sent_and_a_long_one_is_refused(fake_discord: FakeDiscord,
+                                                                             bot: TinyBot) -> None:
+    channel = bot.get_partial_messageable(fake_discord.channel("games").id)
+
+    def picture(alt: str) -> discord.File:
+        return discord.File(io.BytesIO(board_png()), filename="board.png", description=alt)
+
+    sent = await channel.send(file=picture("A green board"))
+    await sent.edit(attachments=[picture("The same board, edited")])
+    first, second = fake_discord.world.sent_files[-2:]
+    assert [file.description for _, file in (first, second)] == ["A green board", "The same board, edited"]
+    assert first[0] is second[0] and second[0].attachments == [second[1]], "the edit replaced the file"
+    with pytest.raises(discord.HTTPException, match="description"):
+        await channel.send(file=picture("x" * 1025))
+
+
 async def test_ephemeral_reply_is_visible_to_its_user_only(fake_discord: FakeDiscord, bot: TinyBot, alice, bob) -> None:
     general = fake_discord.channel("general")
     result = await fake_discord.slash(alice, "secret", channel=general)

@@ -8,6 +8,7 @@ from tests.fakediscord import errors
 from tests.fakediscord.components import walk
 
 CONTENT_MAX = 2000
+ATTACHMENT_DESCRIPTION_MAX = 1024
 EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000
 EMBED_LIMITS = {"title": 256, "description": 4096}
@@ -33,6 +34,11 @@ def check_message(body: dict[str, Any], *, has_files: bool, editing: bool) -> No
     if total > EMBED_TOTAL_MAX:
         raise errors.invalid_form(f"embeds hold {total} characters, more than {EMBED_TOTAL_MAX}")
     _check_components(body.get("components") or [], v2=bool((body.get("flags") or 0) & COMPONENTS_V2))
+    for entry in body.get("attachments") or []:
+        description = entry.get("description") or ""
+        if len(description) > ATTACHMENT_DESCRIPTION_MAX:
+            raise errors.invalid_form(f"attachment description is {len(description)} characters, "
+                                      f"more than {ATTACHMENT_DESCRIPTION_MAX}")
     if editing:
         return
     has_anything = content or embeds or body.get("components") or has_files or body.get("sticker_ids")

@@ -58,6 +58,12 @@
       const text = document.createElement("p");
       rich(text, step.text);
       box.append(text);
+      if (step.picture) {
+        const preview = document.createElement("img");
+        preview.src = step.picture;
+        preview.alt = "A preview of this choice: described in the words above";
+        box.append(preview);
+      }
     }
     if (!choices.length) {
       const none = document.createElement("p");

@@ -1,0 +1,117 @@
+"""Alt text: every picture Parlor sends carries the game's state in words (issue 25).
+
+Discord reads an attachment's `description` to screen-reader users, up to `ALT_TEXT_MAX` characters.
+`attachment` is the one place Parlor builds a file to send, and it refuses a file without a
+description, so no picture can leave without one. The texts are built here from views only:
+
+- a board (the table, `/game status`) from the public view: the game and move, whose turn it is or
+  who won, the frontend's `alt_text` (by default its `describe_state`, the embed's own words), then
+  what happened since the turn last changed;
+- a private picture (a Johari panel, a step's picture, a build preview) from its owner's view: the
+  same head, then what the owner alone is told (his bones). It goes only to him, so it may name them;
+  a public description never says more than the public view.
+
+Names are display names (a screen reader spells a mention's id), and markdown is dropped. The head
+(game, move, whose turn) always fits; past the limit the oldest events go first (the latest
+`EVENTS_AT_LEAST` characters stay), then the end of the state. A game whose state runs long says
+its essentials in `Frontend.alt_text` (Crayon Rails: cash, train, loads, locked cards).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+
+import discord
+
+from bot.frontend import Names, narrate
+from bot.frontends import frontend_for
+from bot.store import SessionRecord
+from games import get_game
+
+ALT_TEXT_MAX = 1024
+"""Discord's limit on an attachment's description."""
+EVENTS_AT_LEAST = 250
+"""Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
+_MARKDOWN = re.compile(r"\*\*|__|`")
+
+
+def attachment(data: bytes, filename: str, *, description: str) -> discord.File:
+    """A file to send, with its alt text (cut to Discord's limit); an empty description is a bug."""
+    description = plain(description)
+    if not description:
+        raise ValueError(f"{filename} has no alt text")
+    return discord.File(io.BytesIO(data), filename=filename, description=shorten(description))
+
+
+def plain(text: str) -> str:
+    """Text as a screen reader should get it: no markdown marks, lines as sentences."""
+    lines = [line.strip() for line in _MARKDOWN.sub("", text).splitlines()]
+    return " ".join(line if line.endswith((".", "!", "?", ":")) else f"{line}." for line in lines if line)
+
+
+def latest(text: str, limit: int) -> str:
+    """The end of `text` within `limit` characters: an ellipsis, then the latest words."""
+    if len(text) <= limit:
+        return text
+    tail = text[len(text) - limit + 1:]
+    if " " in tail[:limit // 2]:
+        tail = tail[tail.index(" ") + 1:]
+    return "…" + tail
+
+
+def shorten(text: str, limit: int = ALT_TEXT_MAX) -> str:
+    """`text` within `limit` characters, cut at a word with an ellipsis when longer."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;") + "…"
+
+
+def _joined(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def turn_words(session: SessionRecord, view: dict, names: Names) -> str:
+    """Whose turn it is, or how the game ended, with display names."""
+    if session.status == "finished":
+        winners = [names.get(w, w) for w in (session.result or {}).get("winners") or []]
+        return f"Game over: {_joined(winners)} won." if winners else "Game over: nobody won."
+    if session.status == "abandoned":
+        return "The game was abandoned."
+    to_act = [names.get(p, p) for p in view.get("to_act") or []]
+    if not to_act:
+        return ""
+    return f"{to_act[0]}'s turn." if len(to_act) == 1 else f"{_joined(to_act)} to act."
+
+
+def _head(session: SessionRecord, view: dict, names: Names, what: str) -> str:
+    title = get_game(session.slug).title
+    return f"{what} of {title} #{session.id}, move {session.version}. {turn_words(session, view, names)}".strip()
+
+
+def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence[dict] = ()) -> str:
+    """The public board in words: see the module docstring."""
+    frontend = frontend_for(session.slug)
+    told = [event for event in events if event.get("type") != "began"]
+    happened = " ".join(plain(line) for line in narrate(frontend, told, names) if line)
+    head, state = _head(session, view, names, "Board"), plain(frontend.alt_text(view, names))
+    room = ALT_TEXT_MAX - len(head) - len(" Last: ") - 1
+    last = latest(happened, max(room - len(state), EVENTS_AT_LEAST))
+    state = shorten(state, room - len(last))
+    return " ".join(part for part in (head, state, f"Last: {last}" if last else "") if part)
+
+
+def private_alt(session: SessionRecord, view: dict, names: Names, viewer: str) -> str:
+    """`viewer`'s own picture in words, for him alone: the head, then what his view shows him."""
+    own = plain(frontend_for(session.slug).private_text(view, names, viewer))
+    what = f"{names.get(viewer, viewer)}'s private view"
+    return " ".join(part for part in (_head(session, view, names, what), own) if part)
+
+
+def step_alt(session: SessionRecord, view: dict, names: Names, text: str) -> str:
+    """A step's picture (e.g. proposed track on the map), for the chooser alone: the head and the step's words."""
+    return " ".join(part for part in (_head(session, view, names, "Map"), plain(text)) if part)

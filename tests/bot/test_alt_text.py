@@ -1,0 +1,110 @@
+"""Alt text (bot.alt_text): within Discord's limit, plain words, and Crayon Rails' essentials in the worst case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
+from bot.frontends.crayon_rails import place_label
+from bot.store import Seat, SessionRecord
+from games import get_game
+from games.core import SeededRandomness
+from games.crayon_rails.mapdata import board
+from games.crayon_rails.state import ActiveEvent, Lock, PoolCard
+
+A, B = "1001", "1002"
+LONG_A, LONG_B = "Alexandria the Great Railroader", "Bartholomew von Longname-Smythe"
+"""Display names of Discord's longest (32 characters)."""
+
+
+def session_of(slug: str, state, players=((A, "alice"), (B, "bob")), **more) -> SessionRecord:
+    fields = {"id": 7, "guild_id": "1", "channel_id": "2", "slug": slug, "status": "active", "creator": A,
+              "players": [Seat(id=p, name=name) for p, name in players], "invited": [], "options": {},
+              "setup_outcomes": None, "state": state.model_dump_json(), "version": 41, "result": None,
+              "end_reason": None, "created_at": 0.0, "updated_at": 0.0}
+    return SessionRecord(**{**fields, **more})
+
+
+def test_a_file_without_alt_text_is_refused_and_a_long_one_is_cut_at_a_word():
+    with pytest.raises(ValueError, match="no alt text"):
+        attachment(b"png", "board.png", description=" **  ** ")
+    file = attachment(b"png", "board.png", description="word " * 400)
+    assert ALT_TEXT_MAX - 8 < len(file.description) <= ALT_TEXT_MAX and file.description.endswith("word…")
+
+
+def test_markdown_goes_and_lines_become_sentences():
+    assert plain("**Your bones** (hand 2):\nYou: face up 2-3\n`/hand` shows them") == (
+        "Your bones (hand 2): You: face up 2-3. /hand shows them.")
+
+
+def test_shorten_keeps_the_start_and_latest_keeps_the_end():
+    text = " ".join(f"event{number}" for number in range(200))
+    assert shorten(text, 100).startswith("event0 ") and len(shorten(text, 100)) <= 100
+    assert latest(text, 100).endswith("event199") and latest(text, 100).startswith("…")
+    assert len(latest(text, 100)) <= 100
+
+
+def worst_crayon_view():
+    """Two players of the longest names, each with three public locks (all his markers; one a race) and two kept cards,
+    a super train full of loads, every event in force, and a pool of twelve cards."""
+    game = get_game("crayon-rails")
+    state = game.new_game([A, B], SeededRandomness(3))
+    cities = sorted(board().cities.values(), key=lambda city: city.name)
+    state.phase, state.round = "operating", 12
+    ids = list(range(1, 13))
+    state.pool = [PoolCard(id=card) for card in ids]
+    for seat, player in enumerate(state.players):
+        player.train, player.loads, player.at = "super", ["Machinery", "Chocolate", "Livestock"], cities[seat].at
+        player.cash = 188
+        for card in ids[seat * 5: seat * 5 + 2]:
+            state.pool[card - 1].locks.append(Lock(player=player.id, demand=2))
+        for card in ids[seat * 5 + 3: seat * 5 + 5]:
+            state.pool[card - 1].locks.append(Lock(player=player.id, demand=1))
+            state.pool[card - 1].private_to = player.id
+    state.pool[10].locks = [Lock(player=A, demand=0), Lock(player=B, demand=0)]
+    state.active_events = [ActiveEvent(card=50 + n, kind=kind, target=cities[n + 2].name, drawer=A)
+                           for n, kind in enumerate(("flood", "strike", "snow", "derailment"))]
+    return game.view(state, None), cities
+
+
+def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
+    view, cities = worst_crayon_view()
+    game = get_game("crayon-rails")
+    session = session_of("crayon-rails", game.new_game([A, B], SeededRandomness(3)),
+                         players=((A, LONG_A), (B, LONG_B)))
+    names = {A: LONG_A, B: LONG_B}
+    turn = [{"type": "built", "player": A, "path": [cities[0].at, cities[1].at], "cost": 5},
+            *({"type": "moved", "player": A, "path": [city.at]} for city in cities[:12]),
+            {"type": "delivered", "player": A, "load": "Chocolate", "city": cities[-1].name, "payoff": 44}]
+    alt = board_alt(session, view, names, turn)
+    assert len(alt) <= ALT_TEXT_MAX
+    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, move 41. {LONG_A}'s turn.")
+    for player in view["players"]:
+        assert f"{player['cash']} cash, super train at {place_label(player['at'])}" in alt
+        assert "loads Machinery, Chocolate, Livestock, locked #" in alt
+    for card in (card for card in view["pool"] if card["locks"]):
+        assert f"#{card['id']} " in alt, f"locked card {card['id']} is named"
+    assert "Pool: 12 cards, 3 unlocked." in alt and ", derailment at" in alt
+    assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44."), "the latest event"
+
+
+def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():
+    game = get_game("johari-bones")
+    state = game.new_game([A, B], SeededRandomness(5))
+    session = session_of("johari-bones", state)
+    names = {A: "alice", B: "bob"}
+    own, public = game.view(state, A), game.view(state, None)
+    mine = {entry["in"] for entry in own["players"] if entry["id"] == A}
+    assert mine and all(bone and bone in private_alt(session, own, names, A) for bone in mine)
+    told = board_alt(session, public, names)
+    hidden = {entry[position] for entry in game.view(state, B)["players"] for position in ("in", "out", "down")}
+    assert not any(bone and bone in told for bone in hidden | mine)
+
+
+def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_text():
+    root = Path(__file__).resolve().parents[2]
+    building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
+                if "discord.File(" in path.read_text()]
+    assert building == ["bot/alt_text.py"]
