@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import inspect
 import json
 import signal
@@ -30,6 +31,7 @@ from discord.state import ConnectionState
 
 import bot.__main__
 import bot.actions
+import bot.collector
 import bot.render.canvas
 import bot.table
 from bot.host import Host
@@ -44,6 +46,7 @@ received = 0.0
 marks: dict[str, list[float]] = {}
 """This move's steps: [began, ended] in ms after `received` (first beginning, last end)."""
 timelines: list[dict[str, list[float]]] = []
+quiet_collections = 0
 
 
 def timing(owner: Any, name: str, step: str | Callable[..., str]) -> None:
@@ -135,26 +138,42 @@ def instrument() -> None:
     timing(discord.http.HTTPClient, "request", rest_step)
     timing(discord.webhook.async_.AsyncWebhookAdapter, "request", rest_step)
     Host.act = count_move(Host.act)  # type: ignore[method-assign]
+    if hasattr(bot.collector, "QuietCollector"):
+        original_step = bot.collector.QuietCollector.step
+
+        def counted_step(self: Any) -> bool:
+            global quiet_collections
+            collected = original_step(self)
+            quiet_collections += collected
+            return collected
+
+        bot.collector.QuietCollector.step = counted_step  # type: ignore[method-assign]
+
     ConnectionState.parse_interaction_create = arrival(ConnectionState.parse_interaction_create)
 
 
 def dump() -> None:
     count = max(moves, 1)
     steps = {name: seconds * 1000 / count for name, seconds in sorted(spent.items())}
-    stalls = {"longest_step": 0.0, "longest_own_step": 0.0, "longest_collection": 0.0}
+    stalls = {"longest_step": 0.0, "longest_own_step": 0.0, "longest_cpu_step": 0.0, "longest_collection": 0.0}
     if meter is not None:
         stalls = {"longest_step": meter.longest_step * 1000, "longest_own_step": meter.longest_own_step * 1000,
-                  "longest_collection": meter.longest_collection * 1000}
+                  "longest_cpu_step": meter.longest_cpu_step * 1000,
+                  "longest_collection": meter.longest_collection * 1000, "generation": meter.longest_generation}
     timeline = {}
     for name in {name for marked in timelines for name in marked}:
         spans = [marked[name] for marked in timelines if name in marked]
         if len(spans) * 2 >= len(timelines):
             timeline[name] = [statistics.median(s[0] for s in spans), statistics.median(s[1] for s in spans)]
-    print(json.dumps({"moves": moves, "steps": steps, "timeline": timeline, **stalls}), flush=True)
+    collector = {"threshold": gc.get_threshold(), "collections": [g["collections"] for g in gc.get_stats()],
+                 "tracked": len(gc.get_objects()), "frozen": gc.get_freeze_count(),
+                 "quiet_collections": quiet_collections}
+    print(json.dumps({"moves": moves, "steps": steps, "timeline": timeline, **stalls, **collector}), flush=True)
 
 
 def reset() -> None:
-    global moves, meter
+    global moves, meter, quiet_collections
+    quiet_collections = 0
     spent.clear()
     timelines.clear()
     moves = 0

@@ -206,11 +206,11 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
             notes = getattr(client, "private_notes", None)
             if about is not None and notes is not None and private.get("view") is not None:
                 await notes.shown(about, interaction)  # the one he had before for this game goes first
-            await interaction.edit_original_response(**_as_edit(private))
+            await interaction.edit_original_response(**as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
     if update is not None:
-        await interaction.edit_original_response(**_as_edit(update))
+        await interaction.edit_original_response(**as_edit(update))
     if done.dismiss and not _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
@@ -219,7 +219,7 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
             await interaction.delete_original_response()
 
 
-def _as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
+def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
     """`send` keyword arguments as `edit_original_response` takes them."""
     edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
     if "file" in message or "files" in message:

@@ -21,7 +21,7 @@ import cogs
 from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
 from bot.ai_player import AiPlayer
 from bot.buttons import PERSISTENT_ITEMS
-from bot.collector import set_aside_start_up
+from bot.collector import QuietCollector, set_aside_start_up
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.dm_reach import DmReach
@@ -93,8 +93,10 @@ class ParlorBot(commands.Bot):
         intents.message_content = False
         shard_options = ({"shard_count": settings.shard_count, "shard_ids": settings.own_shards}
                          if settings.sharded else {})
+        # No message cache: Parlor edits its tables by id and never reads a cached message, and a thousand
+        # cached messages would only cost memory and the garbage collector's time (issue 24).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
-                         help_command=None, **shard_options)
+                         help_command=None, max_messages=None, **shard_options)
         self.settings = settings
         self._store = store
         self.gate = Gate()
@@ -124,6 +126,8 @@ class ParlorBot(commands.Bot):
             await self.load_extension(extension)
         await self.sync_commands()
         set_aside_start_up()
+        self.collector = QuietCollector(lambda: self.gate.running > 0)
+        self.collector.start()
 
     async def start_web(self) -> None:
         """The web pages (bot.web), when WEB_PORT is set: served from this process, told of its commits."""
@@ -166,6 +170,8 @@ class ParlorBot(commands.Bot):
             await self.dispatcher.stop()
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
+        if getattr(self, "collector", None) is not None:
+            await self.collector.stop()
         if self.web is not None:
             await self.web.stop()
         try:

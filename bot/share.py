@@ -11,12 +11,15 @@ channel stays quiet; the one who asked may then post it for all with one press. 
 The button's custom_id names the kind of answer and its one argument (`parlor:share:<kind>:<argument>`),
 and the answer is built afresh when it is pressed: nothing is kept in memory, so a Share pressed after a
 restart still works (it shows the answer as it is then). Pressing it posts once, with "Shared by <name>"
-and no pings, and takes the button off the private answer.
+and no pings, and takes the button off the private answer. Two presses at once (a double click, two
+devices) post once: the private answer's id is taken before anything is awaited, so the second press is
+told it was shared (the ids are kept in memory, a bounded few; after a restart the button is gone anyway).
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +29,22 @@ Sharer = Callable[[discord.Interaction, str], Awaitable[dict[str, Any]]]
 SHARERS: dict[str, Sharer] = {}
 ARGUMENT_MAX = 64
 UNKNOWN_KIND = "That Share button belongs to an older version of the bot: ask again, then share."
+ALREADY_SHARED = "That answer is already shared in the channel."
+SHARED_KEPT = 1000
+SHARED: OrderedDict[int, None] = OrderedDict()
+"""Private answers shared (or being shared) by this process, newest last: a second press posts nothing."""
+
+
+def _claim_share(message: discord.Message | None) -> bool:
+    """Take the private answer for one posting; False when a press already took it (no await in here)."""
+    if message is None:
+        return True
+    if message.id in SHARED:
+        return False
+    SHARED[message.id] = None
+    while len(SHARED) > SHARED_KEPT:
+        SHARED.popitem(last=False)
+    return True
 
 
 def shareable(kind: str) -> Callable[[Sharer], Sharer]:
@@ -69,12 +88,12 @@ def share_view(kind: str, argument: str = "") -> discord.ui.View:
 
 async def answer_privately(interaction: discord.Interaction, kind: str, argument: str = "") -> None:
     """Answer with the `kind` answer for the user alone, with a Share button (refusals stay private too)."""
-    from bot.actions import _as_edit, acknowledge, guarded
+    from bot.actions import acknowledge, as_edit, guarded
 
     async def work() -> None:
         await acknowledge(interaction)
         message = await SHARERS[kind](interaction, argument)
-        await interaction.edit_original_response(**_as_edit(message), view=share_view(kind, argument))
+        await interaction.edit_original_response(**as_edit(message), view=share_view(kind, argument))
 
     await guarded(interaction, work)
 
@@ -88,12 +107,19 @@ async def share(interaction: discord.Interaction, kind: str, argument: str) -> N
         sharer = SHARERS.get(kind)
         if sharer is None:
             raise UserError(UNKNOWN_KIND)
-        await interaction.response.defer()
-        message = await sharer(interaction, argument)
-        name = getattr(interaction.user, "display_name", None) or interaction.user.name
-        content = f"Shared by {discord.utils.escape_markdown(name)}:\n{message.get('content') or ''}".strip()
-        await interaction.followup.send(**{**message, "content": content[:2000],
-                                           "allowed_mentions": discord.AllowedMentions.none()})
+        if not _claim_share(interaction.message):
+            raise UserError(ALREADY_SHARED)
+        try:
+            await interaction.response.defer()
+            message = await sharer(interaction, argument)
+            name = getattr(interaction.user, "display_name", None) or interaction.user.name
+            content = f"Shared by {discord.utils.escape_markdown(name)}:\n{message.get('content') or ''}".strip()
+            await interaction.followup.send(**{**message, "content": content[:2000],
+                                               "allowed_mentions": discord.AllowedMentions.none()})
+        except BaseException:
+            if interaction.message is not None:
+                SHARED.pop(interaction.message.id, None)  # nothing was posted: a press may try again
+            raise
         await interaction.edit_original_response(view=None)
 
     await guarded(interaction, work)

@@ -11,12 +11,18 @@ Why it is shaped this way (issue 11, items 7 and 10):
 - Phones. Discord shows a picture about 400 px wide on a phone, so boards are `PHONE_WIDTH` wide
   and key text (names, scores, whose turn, the last roll) is at least `KEY` px: about 13 px on
   the phone. Nothing that matters is smaller than `SMALL`.
+- Names. The bundled font draws ASCII and a little punctuation only: any other character came out as
+  a box. Players' names are anything Discord allows, so every string is drawn through `drawable`:
+  accents are dropped (Zoë, José: Zoe, Jose), a letter the font lacks shows as "?" (so 李小龍 is ???,
+  still three letters), and emoji and other symbols are left out. The message text and the alt text
+  keep the names as they are.
 """
 
 from __future__ import annotations
 
 import io
 import threading
+import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -58,6 +64,51 @@ def pts(amount: int) -> str:
 def font(size: int = 14) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled scalable font, so drawing needs no system fonts."""
     return ImageFont.load_default(size=size)
+
+
+FONT_EXTRAS = "©«°±´·»‘’“”…‹›⁄™"
+"""The characters beyond ASCII that the bundled font draws (tests/bot/test_drawable_names checks it)."""
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ", ["a", "b", "v", "g", "d", "e", "e", "zh", "z",
+    "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "-", "y",
+    "-", "e", "yu", "ya", "i", "yi", "ye", "g"], strict=True))
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψω", ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m",
+    "n", "x", "o", "p", "r", "s", "s", "t", "y", "f", "ch", "ps", "o"], strict=True))
+SPELLED = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "þ": "th", "ı": "i", **_CYRILLIC,
+           **_GREEK}
+"""Letters the font lacks that have no decomposition to ASCII, spelled in ASCII (lower case; "-": nothing)."""
+
+
+def _has_glyph(char: str) -> bool:
+    return " " <= char <= "~" or char in FONT_EXTRAS
+
+
+def _spelled(char: str) -> str:
+    """One character the font lacks, in characters it has: "" when there is no spelling."""
+    out = ""
+    for part in unicodedata.normalize("NFKD", char):
+        if _has_glyph(part):
+            out += part
+        elif (spelled := SPELLED.get(part.lower())) is not None:
+            spelled = spelled.strip("-")
+            out += spelled.capitalize() if part.isupper() else spelled
+    return out
+
+
+@lru_cache(maxsize=4096)
+def drawable(text: str) -> str:
+    """`text` as the bundled font can draw it (see the module docstring): never a box for a glyph it lacks."""
+    if all(_has_glyph(char) for char in text):
+        return text
+    out = []
+    for char in text:
+        if _has_glyph(char):
+            out.append(char)
+        elif plain := _spelled(char):
+            out.append(plain)
+        elif unicodedata.category(char)[0] in "LN" and char.lower() not in SPELLED:
+            out.append("?")  # a letter or digit the font lacks (CJK, Arabic...): still there, as "?"
+    drawn = " ".join("".join(out).split()) if text.strip() else text
+    return drawn or "?"
 
 
 def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -152,7 +203,7 @@ so measuring and rasterising hold this lock (only on cache misses: the results a
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
     with _FREETYPE:
-        return font(size).getlength(text)
+        return font(size).getlength(drawable(text))
 
 
 def fit_size(text: str, size: int, width: float, smallest: int = SMALL) -> int:
@@ -175,6 +226,7 @@ def clip(text: str, size: int, width: float) -> str:
 def _text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int] | None:
     """The rendered string as an 8-bit mask and its offset from the anchor point."""
     stroke = 1 if bold else 0
+    text = drawable(text)
     with _FREETYPE:
         left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
         if right <= left or bottom <= top:

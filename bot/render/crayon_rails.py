@@ -34,6 +34,7 @@ from bot.render.canvas import (
     banner_palette_colours,
     blend,
     draw_result_banner,
+    drawable,
     font,
     seat_mark,
     token_labels,
@@ -288,6 +289,7 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 def _glyphs(text: str, size: int) -> tuple[Image.Image, int, int, int]:
     """A one-bit mask of `text` with its left/top offsets and advance width, drawn once per string."""
     face = font(size)
+    text = drawable(text)
     left, top, right, bottom = face.getbbox(text)
     mask = Image.new("1", (max(1, right - left) + size, max(1, bottom - top) + size // 2), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=1)

@@ -4,7 +4,8 @@ Laid out for a phone (720 px wide, shown about 400 px wide): the railroads and w
 on top, the track in the middle with Union Pacific's die above it and Central Pacific's below,
 John Henry's pawn beside his employer's die, and at the bottom the dice just rolled and a legend
 saying what the pips on a railroad's die mean. Station names are printed upright, since thirteen
-of them side by side do not fit a phone's width. The track is drawn once and cached.
+of them side by side do not fit a phone's width. The track and the legend are drawn once and
+cached, and so is each die (pasted where it goes, the very same pixels: issue 24).
 
 The dice just rolled are not part of the view (its keys are fixed by the rules), so they come
 from the move's events; a picture drawn without events (a re-drawn table) leaves that panel at
@@ -14,9 +15,9 @@ from the move's events; a picture drawn without events (a re-drawn table) leaves
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.frontend import display_name
 from bot.render.canvas import (
@@ -79,18 +80,44 @@ def column_centre(space: int) -> int:
 
 
 def draw_die(board: Board, centre: tuple[float, float], dots: int, colour: Colour, size: int = DIE) -> None:
-    """A die in the railroad's colour; pips up to 6, the number itself beyond (the winning roll)."""
+    """A die in the railroad's colour; pips up to 6, the number itself beyond (the winning roll).
+
+    A die with pips at a whole-pixel centre is pasted from `_die_stamp`, drawn once (the same pixels)."""
     x, y = centre
-    half = size / 2
-    board.draw.rounded_rectangle((x - half, y - half, x + half, y + half), radius=size // 6, fill=colour,
-                                 outline=INK, width=2)
+    if dots <= 6 and x == int(x) and y == int(y) and size % 2 == 0:
+        picture, mask = _die_stamp(dots, colour, size)
+        corner = STAMP_MARGIN + size // 2
+        board.image.paste(picture, (int(x) - corner, int(y) - corner), mask)
+        return
+    _draw_die(board.draw, centre, dots, colour, size)
     if dots > 6:
         board.text(centre, str(dots), BODY, WHITE, "mm", bold=True)
-        return
+
+
+STAMP_MARGIN = 3
+
+
+@lru_cache(maxsize=64)
+def _die_stamp(dots: int, colour: Colour, size: int) -> tuple[Image.Image, Image.Image]:
+    """A die drawn once, on a transparent square, with the mask of the pixels it covers."""
+    span = size + 2 * STAMP_MARGIN + 1
+    centre = (STAMP_MARGIN + size // 2, STAMP_MARGIN + size // 2)
+    picture, mask = Image.new("RGB", (span, span)), Image.new("L", (span, span), 0)
+    _draw_die(ImageDraw.Draw(picture), centre, dots, colour, size)
+    _draw_die(ImageDraw.Draw(mask), centre, dots, 255, size, ink=255, pips=255)
+    return picture, mask
+
+
+def _draw_die(draw: ImageDraw.ImageDraw, centre: tuple[float, float], dots: int, colour: Colour | int, size: int,
+              ink: Colour | int = INK, pips: Colour | int = WHITE) -> None:
+    x, y = centre
+    half = size / 2
+    draw.rounded_rectangle((x - half, y - half, x + half, y + half), radius=size // 6, fill=colour, outline=ink,
+                           width=2)
     step, pip = size / 4, max(3.5, size / 11)
-    for col, row in PIPS[dots]:
+    for col, row in PIPS[dots] if dots <= 6 else ():
         px, py = x - step + col * step, y - step + row * step
-        board.draw.ellipse((px - pip, py - pip, px + pip, py + pip), fill=WHITE)
+        draw.ellipse((px - pip, py - pip, px + pip, py + pip), fill=pips)
 
 
 def draw_pawn(board: Board, centre: tuple[float, float], scale: float = 1.2) -> None:
@@ -146,6 +173,7 @@ def _track() -> Image.Image:
             board.text((x, TRACK_TOP + 16), str(space), BODY, MUTED, "mm")
             _uprightdisplay_name(board, (x, TRACK_TOP + 88), name, 110)
     board.draw.line((MARGIN, TRACK_BOTTOM + 4, WIDTH - MARGIN, TRACK_BOTTOM + 4), fill=MUTED, width=2)
+    _draw_legend(board)
     return board.image
 
 
@@ -296,5 +324,4 @@ def render(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) ->
     _draw_railroads(board, view)
     _draw_last_roll(board, view, names, events)
     _draw_john_henry(board, view, names)
-    _draw_legend(board)
     return board.png(PALETTE)

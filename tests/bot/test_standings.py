@@ -52,6 +52,10 @@ def test_the_leaderboard_in_words_and_its_alt_text_name_the_top_entries_in_order
     assert alt.startswith("Leaderboard of Johari Bones. Johari Bones: 1. Alice 1,400 (5 games); 2. Bartholomew")
     assert len(alt) <= 1024
     assert leaderboard_text([], None, with_ai=True).startswith("No rated game on this server yet")
+    empty = leaderboard_text([], "johari-bones", with_ai=False)
+    assert empty == ("No rated game of Johari Bones on this server yet: a game counts once it is played to the end "
+                     "or claimed. This leaderboard counts games between people; games with Parlor (AI) are rated "
+                     "apart."), "said plainly, without parentheses inside parentheses"
 
 
 def test_stats_show_each_rating_and_its_last_change_and_the_one_with_ai_games_if_it_differs():

@@ -7,6 +7,7 @@ import io
 import random
 import re
 
+import pytest
 from PIL import Image
 
 from bot.client import ParlorBot
@@ -16,6 +17,7 @@ from tests.e2e.random_play import RandomPlay
 from tests.e2e.test_ai_e2e import against_the_ai
 from tests.e2e.test_share_e2e import share_button
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.commands import CommandError
 
 
 def rating_field(message) -> tuple[str, dict[str, str]]:
@@ -104,3 +106,22 @@ async def test_the_leaderboard_is_private_until_shared(fake_discord: FakeDiscord
     assert shared.attachments[0].description == picture.description
     assert shared.attachments[0].data == picture.data
     assert pings(fake_discord, [channel]) == seen, "sharing pings nobody"
+
+
+async def test_only_manage_server_changes_whether_ai_games_count(fake_discord: FakeDiscord, parlor: ParlorBot):
+    channel = fake_discord.channel("games")
+    member, admin = fake_discord.create_user("member"), fake_discord.create_user("admin", moderator=True)
+    with pytest.raises(CommandError, match="needs permissions"):
+        await fake_discord.slash(member, "settings leaderboard", channel=channel, ai_games="on")
+    # A server's admin may open /settings to everyone (Server Settings > Integrations): the bot still refuses.
+    fake_discord.commands.find("settings", channel)["default_member_permissions"] = None
+    refused = await fake_discord.slash(member, "settings leaderboard", channel=channel, ai_games="on")
+    assert refused.ephemeral and refused.response.content == "Only members with Manage Server can change this " \
+        "server's settings."
+    assert not (await parlor.host.store.guild_settings(str(channel.guild_id))).leaderboard_with_ai
+    seen = await fake_discord.slash(member, "settings leaderboard", channel=channel)
+    assert seen.ephemeral and "counts games between people only" in seen.response.content, "anyone may look"
+    saved = await fake_discord.slash(admin, "settings leaderboard", channel=channel, ai_games="on")
+    assert saved.ephemeral and saved.response.content.startswith("Saved.")
+    assert (await parlor.host.store.guild_settings(str(channel.guild_id))).leaderboard_with_ai
+    assert fake_discord.messages(channel) == [], "settings are answered privately"

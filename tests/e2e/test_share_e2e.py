@@ -3,6 +3,8 @@ once, pinging nobody, and takes the button off the private answer."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.client import ParlorBot
 from tests.conftest import start_bot
 from tests.e2e.helpers import pings
@@ -47,3 +49,17 @@ async def test_a_share_button_works_after_a_restart(fake_discord: FakeDiscord, t
     finally:
         await second.close()
     fake_discord.assert_no_unknown_routes()
+
+
+async def test_two_presses_of_share_at_once_post_once(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """A double click (or two devices) sends two interactions before the button goes: one post, one notice."""
+    alice = fake_discord.create_user("alice")
+    channel = fake_discord.channel("games")
+    private = (await fake_discord.slash(alice, "stats", channel=channel)).response
+    button = share_button(private)
+    first, second = await asyncio.gather(fake_discord.click(alice, private, button),
+                                         fake_discord.click(alice, private, button))
+    await fake_discord.wait_for(lambda: private.buttons() == [], what="the Share button to go")
+    assert len(fake_discord.messages(channel)) == 1, "the answer is posted once"
+    told = [m for m in first.messages + second.messages if m.content == "That answer is already shared in the channel."]
+    assert len(told) == 1 and told[0].visible_to == alice.id, "the second press is told, privately"

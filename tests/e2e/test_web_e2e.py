@@ -284,3 +284,36 @@ async def test_a_forged_expired_foreign_or_revoked_link_is_refused_and_changes_n
                                                      "key": "stop"}) as answer:
             assert answer.status == 409
         assert (await host.session(session.id)).version == session.version
+
+
+async def test_a_player_places_his_pawns_step_by_step_on_his_page(fake_discord, parlor, browser):  # noqa: F811
+    """Follow the Arrow's placing is a chain of steps: each choice opens the next one on the page alone
+    (with a Back button), and the last makes the move, which the Discord table then shows."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    session = await parlor.host.last_session_in(str(channel.id))
+    placer = alice if parlor.host.to_act(session) == [str(alice.id)] else bob
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, placer, channel))[1])
+    await wait_for_version(page, session.version)
+
+    first = page.get_by_role("button", name=re.compile(r"^Pawn 3 on a\d$"))
+    await first.click()
+    await page.get_by_text("So far: pawn 3 on").wait_for()
+    assert await page.locator("body").get_attribute("data-version") == str(session.version), "a step moves nothing"
+    await page.get_by_role("button", name="Back").click()
+    await first.wait_for()
+    await first.click()
+    for pawn in ("1", "5"):
+        await page.get_by_role("button", name=re.compile(rf"^Pawn {pawn} on [b-e]\d")).first.click()
+        await page.get_by_text(re.compile(rf"So far: .*pawn {pawn} on")).wait_for()
+    await page.get_by_role("button", name=re.compile(r"^Pawn 2 on d\d, pawn 4 on e\d")).click()
+    await page.locator("#done:not(:empty)").wait_for()
+    assert await page.inner_text("#error") == ""
+    await wait_for_version(page, session.version + 1)
+    assert f"move {session.version + 1}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
+    placed = parlor.host.public_view(await parlor.host.session(session.id))
+    pawns = next(player["pawns"] for player in placed["players"] if player["id"] == str(placer.id))
+    assert [pawns[n][0] for n in ("3", "1", "5", "2", "4")] == list("abcde"), "placed in the order chosen"
