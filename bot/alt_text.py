@@ -52,12 +52,13 @@ def plain(text: str) -> str:
 
 
 def latest(text: str, limit: int) -> str:
-    """The end of `text` within `limit` characters: an ellipsis, then the latest words."""
+    """The end of `text` within `limit` characters: an ellipsis, then the latest sentences (or words)."""
     if len(text) <= limit:
         return text
     tail = text[len(text) - limit + 1:]
-    if " " in tail[:limit // 2]:
-        tail = tail[tail.index(" ") + 1:]
+    for mark in (". ", " "):
+        if mark in tail[:limit // 2]:
+            return "…" + tail[tail.index(mark) + len(mark):]
     return "…" + tail
 
 

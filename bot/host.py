@@ -97,6 +97,15 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     return recorded
 
 
+def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
+    """The `Timeline` after the last of `moves` (games.undo): pure, so it may run off the event loop."""
+    steps = replay_timeline(get_game(session.slug), session.player_ids, session.options,
+                            session.setup_outcomes or {}, ((m.player, m.action, m.outcomes) for m in moves))
+    for timeline, _ in steps:  # noqa: B007 (the timeline after the last entry is returned)
+        pass
+    return timeline
+
+
 TURN_EVENTS_KEPT = 40
 """Events narrated on one table at most (a long chain of one player's steps keeps its latest)."""
 
@@ -651,13 +660,12 @@ class Host:
         return None if seat is None or seat.ai or seat.stand_in else seat.id
 
     async def _timeline(self, session: SessionRecord) -> Timeline:
-        """The game replayed from its log, with what an undo may take back (games.undo)."""
+        """The game replayed from its log, with what an undo may take back (games.undo).
+
+        Replayed in a worker thread: with each entry's views compared, a long Crayon Rails log takes a few
+        tenths of a second, too long to hold the event loop."""
         moves = await self.store.moves(session.id)
-        steps = replay_timeline(get_game(session.slug), session.player_ids, session.options,
-                                session.setup_outcomes or {}, ((m.player, m.action, m.outcomes) for m in moves))
-        for timeline, _ in steps:  # noqa: B007 (the timeline after the last entry is returned)
-            pass
-        return timeline
+        return await asyncio.to_thread(last_timeline, session, moves)
 
     async def _ratings_after(self, session: SessionRecord, ending: Mapping[str, Any]) -> list[RatingChange]:
         """What finishing `session` with `ending` (status, result) does to its players' ratings (bot.ratings),

@@ -115,12 +115,13 @@ def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: s
     return board.png(PALETTE)
 
 
-async def leaderboard_message(store: Store, guild_id: str, slug: str | None) -> dict:
-    """`/leaderboard [game]`: the words, and the picture with its alt text (send() keyword arguments)."""
+async def leaderboard_message(store: Store, guild_id: str, slug: str | None, *, picture: bool = True) -> dict:
+    """`/leaderboard [game]`: the words, and the picture with its alt text (send() keyword arguments);
+    the words alone without `picture` (bot.text_view)."""
     with_ai = (await store.guild_settings(guild_id)).leaderboard_with_ai
     sections = await leaderboard_rows(store, guild_id, slug, with_ai)
     text = leaderboard_text(sections, slug, with_ai)
-    if not any(rows for _, rows in sections):
+    if not picture or not any(rows for _, rows in sections):
         return {"content": text}
     title = f"Leaderboard: {get_game(slug).title}" if slug else "Leaderboard: every game"
     subtitle = "Games with Parlor (AI) counted too" if with_ai else "Games between people"

@@ -29,7 +29,11 @@ class Leaderboard(commands.Cog):
 
 @shareable("leaderboard")
 async def leaderboard_answer(interaction: discord.Interaction, slug: str) -> dict:
-    return await leaderboard_message(host_of(interaction).store, str(interaction.guild_id), slug or None)
+    """Text only on a text-only server, or for a user who asked for text (bot.text_view): the answer is
+    his, and what he shares is the same answer."""
+    host = host_of(interaction)
+    picture = await host.text_view.pictures_for(str(interaction.guild_id), str(interaction.user.id))
+    return await leaderboard_message(host.store, str(interaction.guild_id), slug or None, picture=picture)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -44,6 +44,8 @@ def test_shorten_keeps_the_start_and_latest_keeps_the_end():
     assert shorten(text, 100).startswith("event0 ") and len(shorten(text, 100)) <= 100
     assert latest(text, 100).endswith("event199") and latest(text, 100).startswith("…")
     assert len(latest(text, 100)) <= 100
+    told = "Alice moves to Northgate. Alice picks up Coal. Alice delivers Coal for 20."
+    assert latest(told, 60) == "…Alice picks up Coal. Alice delivers Coal for 20.", "whole sentences where it can"
 
 
 def worst_crayon_view():

@@ -3,8 +3,11 @@ a restart, refused after chance and for anyone but the mover."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
+import bot.host
 from bot.game_record import build_record
 from bot.host import STALE_BUTTON, Host, UserError
 from bot.replies import board_components, log_text
@@ -128,3 +131,20 @@ async def test_an_exported_record_with_undos_checks_out_and_later_dice_come_from
     assert any(move.action == UNDO_ACTION for move in moves), "the game had an undo"
     verdict = verify(build_record(session, moves))
     assert verdict.ok, verdict.text
+
+
+async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypatch):
+    """A long Crayon Rails log takes tenths of a second to replay with its views compared: never on the loop."""
+    threads = []
+    replay = bot.host.replay_timeline
+
+    def watched(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return replay(*args, **kwargs)
+
+    monkeypatch.setattr(bot.host, "replay_timeline", watched)
+    session_id = await begin(host, "follow-the-arrow")
+    player, before = await first_move(host, session_id)
+    await host.undo(session_id, player)
+    assert host.state_of(await host.current(session_id)) == before
+    assert threads and threading.current_thread() not in threads

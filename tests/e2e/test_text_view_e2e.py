@@ -53,12 +53,15 @@ async def test_a_whole_john_henry_game_on_a_text_only_server(fake_discord: FakeD
     assert not final.attachments and len(shown) > 5
     status = await fake.slash(bob, "game status", channel=channel)
     assert status.ephemeral and not status.response.attachments and "Golden spike" in status.response.text
+    ranked = await fake.slash(alice, "leaderboard", channel=channel)
+    assert ranked.ephemeral and "John Henry" in ranked.response.content and not ranked.response.attachments
     assert files_in(fake, [channel, fake.dm_channel(alice), fake.dm_channel(bob)]) == [], "no picture was sent"
 
     back = await fake.slash(moderator, "settings tables", channel=channel, mode="pictures")
     assert "picture" in back.response.content
     await fake.slash(alice, "game table", channel=channel)
     assert table(fake, channel).attachment("board.png").description.startswith("Board of John Henry")
+    assert (await fake.slash(alice, "leaderboard", channel=channel)).response.attachment("leaderboard.png")
 
 
 async def test_a_user_who_asks_for_text_gets_his_own_views_in_words(fake_discord: FakeDiscord, parlor: ParlorBot):
