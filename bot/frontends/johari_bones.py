@@ -215,13 +215,16 @@ class JohariBonesFrontend(Frontend):
         revealed = view["phase"] in ("scoring", "over")
         for entry in view["players"]:
             player = entry["id"]
-            total = sum(points or 0 for points in view["scorecard"][player].values())
+            card = view["scorecard"][player]
+            total = sum(points or 0 for points in card.values())
             if revealed:
                 bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
                 shown = f"bones {bones}"
             else:
                 shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
-            lines.append(f"{display_name(names, player)}: {shown} · total {total}")
+            scored = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
+            boxes = f" (boxes: {scored})" if scored else ""  # the board's score sheet, in words
+            lines.append(f"{display_name(names, player)}: {shown} · total {total}{boxes}")
         if view["phase"] == "over":
             lines.append("Game over.")
         elif view["to_act"]:
