@@ -92,6 +92,13 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44."), "the latest event"
 
 
+def test_a_train_not_yet_placed_is_said_so():
+    game = get_game("crayon-rails")
+    state = game.new_game([A, B], SeededRandomness(3))
+    alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
+    assert "alice: 50 cash, freight train not placed, loads none" in alt, alt
+
+
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():
     game = get_game("johari-bones")
     state = game.new_game([A, B], SeededRandomness(5))
