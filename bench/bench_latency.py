@@ -24,7 +24,7 @@ Figures (this 2-core machine, shared with other work; the README's Performance s
 Median / p95 / p99 ms of a move to its table, and the median as so many pings:
 
     before issue 24, quiet machine   5.2 / 6.0 / 7.0-8.2     x8.9-9.1   (ping 0.57 ms)
-    after, quiet machine             3.9 / 4.8 / 5.8-6.8     x6.3-6.6   (ping 0.60 ms)
+    after, quiet machine             3.8-4.1 / 4.8-5.4 / 5.8-7.2   x6.0-6.6   (ping 0.58-0.66 ms)
     before, busy machine             5.5-5.8 / 11 / 12-22    x7.1-7.3   (ping 0.75-0.81 ms)
     after, busy machine              4.3-4.6 / 9.4-10.5 / 12-16   x5.2-5.5   (ping 0.82 ms)
 

@@ -2,7 +2,9 @@
 
 Adds, around the unmodified bot: timers on each step of a move (how long it ran, summed per step),
 and the event-loop stall meter of bench/bench_table.py. SIGUSR1 resets both; SIGUSR2 prints them as
-one JSON line (milliseconds per move), and so does the exit.
+one JSON line (milliseconds per move), and so does the exit. With PYINSTRUMENT=<file> in the
+environment, pyinstrument also samples the loop's thread from SIGUSR1 to SIGUSR2 and writes its
+profile there (e.g. `PYINSTRUMENT=/tmp/move.txt python bench/bench_latency.py --burst 0`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import functools
 import gc
 import inspect
 import json
+import os
 import signal
 import statistics
 import sys
@@ -47,6 +50,8 @@ marks: dict[str, list[float]] = {}
 """This move's steps: [began, ended] in ms after `received` (first beginning, last end)."""
 timelines: list[dict[str, list[float]]] = []
 quiet_collections = 0
+profiler: Any = None
+"""With PYINSTRUMENT=<file>: pyinstrument samples the loop's thread from SIGUSR1 to SIGUSR2, written there."""
 
 
 def timing(owner: Any, name: str, step: str | Callable[..., str]) -> None:
@@ -153,6 +158,10 @@ def instrument() -> None:
 
 
 def dump() -> None:
+    if profiler is not None and profiler.is_running:
+        profiler.stop()
+        with open(os.environ["PYINSTRUMENT"], "w") as out:
+            out.write(profiler.output_text(unicode=False, color=False, show_all=False))
     count = max(moves, 1)
     steps = {name: seconds * 1000 / count for name, seconds in sorted(spent.items())}
     stalls = {"longest_step": 0.0, "longest_own_step": 0.0, "longest_cpu_step": 0.0, "longest_collection": 0.0}
@@ -172,7 +181,14 @@ def dump() -> None:
 
 
 def reset() -> None:
-    global moves, meter, quiet_collections
+    global moves, meter, quiet_collections, profiler
+    if os.environ.get("PYINSTRUMENT"):
+        from pyinstrument import Profiler
+
+        if profiler is not None and profiler.is_running:
+            profiler.stop()
+        profiler = Profiler(interval=0.0002, async_mode="disabled")
+        profiler.start()
     quiet_collections = 0
     spent.clear()
     timelines.clear()

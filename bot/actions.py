@@ -53,7 +53,8 @@ class Done:
     `session_id`: the game whose table to bring up to date; `outcome`: a committed move (its
     private views go to the panels); `private`: keyword arguments of a message for the actor
     alone; `update`: an edit of the private message a pressed component was on;
-    `to_bottom`: re-post the table at the bottom of the channel.
+    `to_bottom`: re-post the table at the bottom of the channel; `dismiss`: delete the private
+    message the pressed component was on (it has been read: bot.presses.publish).
     """
 
     session_id: int | None = None
@@ -61,6 +62,9 @@ class Done:
     private: dict[str, Any] | None = None
     update: dict[str, Any] | None = None
     to_bottom: bool = False
+    dismiss: bool = False
+    note_of: int | None = None
+    """The game a private reply is about when `session_id` is not set (bot.private_notes)."""
 
     @classmethod
     def of(cls, outcome: MoveOutcome, **more: Any) -> Done:
@@ -132,6 +136,11 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         return
     with gate.passage() if gate is not None else contextlib.nullcontext():
         try:
+            reach = getattr(interaction.client, "dm_reach", None)
+            if reach is not None:
+                # His DMs may be open again (bot.dm_reach); a database in trouble must not cost him his command.
+                with contextlib.suppress(StorageError):
+                    await reach.acted(str(interaction.user.id))
             await work()
         except (UserError, IllegalMove) as error:
             await refuse(interaction, error.message)
@@ -193,11 +202,18 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
     # The pressed private message is edited last: that edit is what tells the user the press is done.
     if private is not None:
         if _deferred_thinking(interaction):
+            about = done.session_id if done.session_id is not None else done.note_of
+            notes = getattr(client, "private_notes", None)
+            if about is not None and notes is not None and private.get("view") is not None:
+                await notes.shown(about, interaction)  # the one he had before for this game goes first
             await interaction.edit_original_response(**as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
     if update is not None:
         await interaction.edit_original_response(**as_edit(update))
+    if done.dismiss and not _deferred_thinking(interaction):
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
     if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()

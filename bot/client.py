@@ -24,10 +24,12 @@ from bot.buttons import PERSISTENT_ITEMS
 from bot.collector import QuietCollector, set_aside_start_up
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
+from bot.dm_reach import DmReach
 from bot.gate import Gate
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
 from bot.panels import Panels
+from bot.private_notes import PrivateNotes
 from bot.storage_errors import StorageError
 from bot.store import SessionRecord, Store
 from bot.table import Tables
@@ -106,13 +108,15 @@ class ParlorBot(commands.Bot):
         store = self._store or await Store.connect(self.settings.database_url)
         self.host = Host(store, periods=Periods(reminder_hours=self.settings.reminder_hours,
                                                 turn_clock_hours=self.settings.turn_clock_hours))
-        notices = DiscordNotices(self)
+        self.dm_reach = DmReach(self.host.store)
+        notices = DiscordNotices(self, self.dm_reach)
         self.dispatcher = TurnDispatcher(self.host, send_reminder=notices.send_reminder,
                                          send_notice=notices.send_notice, shards=self.settings.shards)
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
         self.host.committing = self.tables.draw_ahead
-        self.panels = Panels(self, self.host)
+        self.panels = Panels(self, self.host, self.dm_reach)
+        self.private_notes = PrivateNotes()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         await self.start_web()

@@ -46,6 +46,12 @@ Events = Sequence[dict]
 """The engine's events of the move just made (empty when a board is drawn again without a move)."""
 
 
+def points_text(amount: int, *, bold: bool = False) -> str:
+    """"1 point", "-1 point", "12 points" (optionally the number in bold): never "1 points"."""
+    number = f"**{amount}**" if bold else str(amount)
+    return f"{number} point" if abs(amount) == 1 else f"{number} points"
+
+
 def display_name(names: Names, player_id: str) -> str:
     """How to show a player; an id with no name (a spectator, a test) shows as itself."""
     return names.get(player_id, player_id)

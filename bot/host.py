@@ -97,6 +97,20 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     return recorded
 
 
+def not_begun(session: SessionRecord) -> str:
+    """What a lobby waits for, for anyone who tries to play in it: only its creator begins it early.
+
+    An invited player is told to join, never to `/game begin` (issue 21): a lobby that seats as many as
+    the game takes begins by itself, and only the one who opened it may begin it before."""
+    game = get_game(session.slug)
+    join = "press **Join** (or `/game join`)"
+    if game.min_players == game.max_players:
+        return f"{join}; it begins by itself once {game.max_players} have joined."
+    creator = session.name_of(session.creator) if session.creator in session.player_ids else "a player"
+    return (f"{join}; {creator} begins it with **Begin** once {game.min_players} have joined, and it begins "
+            f"by itself once {game.max_players} have.")
+
+
 def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
     """The `Timeline` after the last of `moves` (games.undo): pure, so it may run off the event loop."""
     steps = replay_timeline(get_game(session.slug), session.player_ids, session.options,
@@ -278,7 +292,7 @@ class Host:
         if session.state is None:
             if session.status == "abandoned":
                 raise UserError("That lobby was closed before its game began. `/game start` opens a new game.")
-            raise UserError("This game has not begun yet: `/game begin` once everyone has joined.")
+            raise UserError(f"This game has not begun yet: {not_begun(session)}")
         state = get_game(session.slug).state_from_json(session.state)
         self._remember(session, state)
         return state
@@ -598,7 +612,7 @@ class Host:
     def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None) -> None:
         """Refuse a game that has not begun or is over, or a button drawn for an earlier version."""
         if session.status == "lobby":
-            raise UserError(f"{game.title} has not begun yet: `/game join`, then `/game begin`.")
+            raise UserError(f"{game.title} has not begun yet: {not_begun(session)}")
         if session.status in ("finished", "abandoned"):
             raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
         if expected_version is not None and expected_version != session.version:

@@ -138,4 +138,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings ADD COLUMN text_tables INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE user_settings ADD COLUMN text_view INTEGER NOT NULL DEFAULT 0;
     """,
+    # 9: users whose direct messages Discord refused (bot.dm_reach): no DM is tried until they act again
+    """
+    ALTER TABLE user_settings ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.actions import game_channel
+from bot.dm_reach import DmReach, refused_dm
 from bot.panels import user_of
 from bot.replies import game_label
 from bot.store import SessionRecord
@@ -43,8 +44,9 @@ def notice_text(notice: TurnNotice) -> str:
 class DiscordNotices:
     """Sends reminders to the game's channel and notices by DM through a connected client."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, reach: DmReach) -> None:
         self.client = client
+        self.reach = reach
 
     async def send_reminder(self, reminder: Reminder) -> None:
         await game_channel(self.client, reminder.session).send(reminder_text(reminder),
@@ -52,8 +54,13 @@ class DiscordNotices:
                                                                     roles=False, everyone=False))
 
     async def send_notice(self, notice: TurnNotice) -> None:
+        """The turn DM, unless his DMs were refused since he last acted (bot.dm_reach)."""
+        if not await self.reach.reachable([notice.player]):
+            return
         try:
             user = await user_of(self.client, notice.player)
             await user.send(notice_text(notice))
-        except discord.Forbidden:
-            log.info("player %s does not accept direct messages; no turn notice", notice.player)
+        except discord.HTTPException as error:
+            if not refused_dm(error):
+                raise
+            await self.reach.refused(notice.player)

@@ -7,7 +7,8 @@ so a whole game leaves one panel per player instead of a picture per change. Tur
 
 A player who asked for text (`/game view mode:text`, bot.text_view) gets his view in words instead
 of the picture. A player whose DMs are closed is told once per game in the channel (naming no bone and
-pinging nobody) to use `/hand` or **Show my bones** instead.
+pinging nobody) to use `/hand` or **Show my bones** instead; after one refused DM no panel is sent
+to him until he acts again (bot.dm_reach).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import discord
 
 from bot.ai_seats import is_ai_id
 from bot.alt_text import attachment, private_alt
+from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
@@ -37,9 +39,10 @@ async def user_of(client: discord.Client, player: str) -> discord.User:
 class Panels:
     """Sends and edits the private panels through a connected client."""
 
-    def __init__(self, client: discord.Client, host: Host) -> None:
+    def __init__(self, client: discord.Client, host: Host, reach: DmReach) -> None:
         self.client = client
         self.host = host
+        self.reach = reach
         self.told_dms_closed: set[tuple[int, str]] = set()
         """(session, player) already told in the channel that their DMs are closed."""
 
@@ -47,19 +50,24 @@ class Panels:
         """Refresh the panel of every player whose private view the move changed."""
         session = outcome.session
         frontend = frontend_for(session.slug)
-        closed: list[str] = []
+        changed = []
         for player, after in outcome.views_after.items():
             if is_ai_id(player):
                 continue  # the AI reads its view from the host, not from a direct message
             digest = frontend.private_digest(after)
-            if digest is None or digest == frontend.private_digest(outcome.views_before.get(player, {})):
-                continue
+            if digest is not None and digest != frontend.private_digest(outcome.views_before.get(player, {})):
+                changed.append(player)
+        reachable = await self.reach.reachable(changed)
+        closed = [player for player in changed if player not in reachable]
+        for player in reachable:
             try:
-                await self.show(session, player, after)
-            except discord.Forbidden:
+                await self.show(session, player, outcome.views_after[player])
+            except discord.HTTPException as error:
+                if not refused_dm(error):
+                    log.warning("could not update the panel of player %s in session %s", player, session.id)
+                    continue
                 closed.append(player)
-            except discord.HTTPException:
-                log.warning("could not update the panel of player %s in session %s", player, session.id)
+                await self.reach.refused(player)
         await self._tell_closed(session, closed)
 
     async def show(self, session: SessionRecord, player: str, view: dict) -> None:

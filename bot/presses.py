@@ -234,7 +234,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
         message["files"] = [attachment(png, STEP_FILE, description=alt)]
     if _from_private_message(interaction):
         return Done(update=message)
-    return Done(private=message)
+    return Done(private=message, note_of=session.id)
 
 
 async def _act(interaction: discord.Interaction, pressed: Pressed, version: int, action: dict) -> Done:
@@ -245,7 +245,16 @@ async def _act(interaction: discord.Interaction, pressed: Pressed, version: int,
 
 def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict | None = None) -> Done:
     """A committed move: the table shows it; the presser gets his private panel (the choice the move
-    opened for him alone) if any, and a private reply he chose on is closed, saying what the move did."""
+    opened for him alone) if any.
+
+    A private reply he chose on has been read: it becomes that panel, or it is deleted (the table
+    tells what the move did), so a game leaves no private note per move behind. A message in his
+    direct messages is not deleted: it is closed, saying what the move did."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        if panel is not None:
+            return Done.of(outcome, update=panel)
+        return Done.of(outcome, dismiss=True)
     closed = ({"content": _done(outcome), "view": None, "attachments": [],
                "allowed_mentions": discord.AllowedMentions.none()}
               if _from_private_message(interaction) else None)

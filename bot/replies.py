@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.ai_seats import ai_name, is_ai_id
+from bot.ai_seats import AI_NAME, ai_name, is_ai_id
 from bot.alt_text import attachment, board_alt
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
@@ -20,7 +20,7 @@ from bot.frontend import narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
-from games import get_game
+from games import GAMES, get_game
 
 BOARD_FILE = "board.png"
 WATCH_LABEL = "Watch on the web"
@@ -65,9 +65,14 @@ def turn_line(session: SessionRecord, public_view: dict) -> str:
     if session.status == "abandoned":
         return "This game was abandoned."
     to_act = public_view.get("to_act") or []
-    if not to_act:
-        return ""
-    return f"{', '.join(mention(p) for p in to_act)}: your turn."
+    people = [p for p in to_act if p not in session.ai_played]
+    lines = [f"{', '.join(mention(p) for p in people)}: your turn."] if people else []
+    for seat in session.players:
+        if seat.id in to_act and seat.stand_in:
+            lines.append(f"{AI_NAME} is playing {seat.name}'s turn.")
+        elif seat.id in to_act and seat.ai:
+            lines.append(f"{mention(seat.id)} is thinking.")
+    return "\n".join(lines)
 
 
 def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str | None:
@@ -111,7 +116,7 @@ def board_components(session: SessionRecord, public_view: dict,
                      web_url: str | None = None) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
     runs, drawn from every player's `legal` actions, and Undo (named for `undoer`) while someone may
-    take his move back; Rematch and New game once it has finished; nothing once abandoned."""
+    take his move back; Rematch and New game once it has finished; New game once abandoned."""
     components = (frontend_for(session.slug).components(public_view, legal or {})
                   if session.status == "active" else [])
     view = component_view(session.slug, session.id, session.version, components, image_names(session))
@@ -121,6 +126,7 @@ def board_components(session: SessionRecord, public_view: dict,
                                      label=f"Undo ({image_names(session).get(undoer, undoer)})"[:LABEL_MAX]))
     if session.status == "finished":
         view.add_item(TableButton(session.id, "rematch"))
+    if session.status in ("finished", "abandoned"):
         view.add_item(TableButton(session.id, "new"))
     if web_url is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
@@ -191,15 +197,42 @@ def lobby_message(session: SessionRecord, note: str | None = None, *, ping: Sequ
             "allowed_mentions": _mentions(ping)}
 
 
+def command_line(verb: str, hint: str) -> str:
+    """One line of a game's "Commands": "`/move pawn:3 to:c4` — a line move along an arrow."
+
+    A frontend's hint is "<usage> — <what it does>", its usage starting with the command as typed."""
+    usage, _, what = hint.partition(" — ")
+    if not usage.startswith(f"/{verb}"):
+        usage, what = f"/{verb}", hint
+    return f"`{usage}` — {what}" if what else f"`{usage}`"
+
+
 def rules_embed(slug: str) -> discord.Embed:
     game = get_game(slug)
     frontend = frontend_for(slug)
     embed = discord.Embed(title=f"{game.title}: the rules in brief", description=frontend.rules_text[:4000],
                           colour=EMBED_COLOUR)
-    verbs = "\n".join(f"`/{verb}`: {hint}" for verb, hint in {**frontend.verbs, **frontend.commands}.items())
+    verbs = "\n".join(command_line(verb, hint) for verb, hint in {**frontend.verbs, **frontend.commands}.items())
     if verbs:
         embed.add_field(name="Commands", value=verbs[:1024], inline=False)
     return embed
+
+
+def games_list() -> str:
+    """Every game with its `game:` value, for `/game rules` and `/game start`."""
+    lines = []
+    for slug, game in GAMES.items():
+        seats = (f"{game.min_players}" if game.min_players == game.max_players
+                 else f"{game.min_players}–{game.max_players}")
+        lines.append(f"• **{game.title}**: `game:{slug}` ({seats} players)")
+    return "\n".join(lines)
+
+
+def games_embed() -> discord.Embed:
+    """`/game rules` with no game named and none in the channel: the games there are."""
+    return discord.Embed(title="Parlor's games", colour=EMBED_COLOUR,
+                         description=f"{games_list()}\n\n`/game rules game:<value>` gives one game's rules; "
+                                     "`/game start game:<value>` opens a lobby for it.")
 
 
 def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> str:

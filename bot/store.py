@@ -590,6 +590,24 @@ class Store:
             rows = await cursor.fetchall()
         return {row["user_id"] for row in rows}
 
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, dms_closed) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed", (user_id, int(closed)))
+
+    async def dms_closed_users(self, user_ids: Sequence[str] | None = None) -> set[str]:
+        """Those of `user_ids` (default: everyone) whose direct messages Discord refused last time."""
+        if user_ids is not None and not user_ids:
+            return set()
+        query, args = "SELECT user_id FROM user_settings WHERE dms_closed = 1", ()
+        if user_ids is not None:
+            query += f" AND user_id IN ({', '.join('?' for _ in user_ids)})"
+            args = tuple(user_ids)
+        async with self._db.execute(query, args) as cursor:
+            rows = await cursor.fetchall()
+        return {row["user_id"] for row in rows}
+
     async def set_text_view(self, user_id: str, on: bool) -> None:
         async with self._transaction():
             await self._db.execute(

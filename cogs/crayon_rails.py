@@ -230,7 +230,7 @@ class CrayonRails(commands.Cog):
     @app_commands.command(name="endturn", description="Crayon Rails: end your turn")
     @app_commands.guild_only()
     async def endturn(self, interaction: discord.Interaction) -> None:
-        await act(interaction, "end_turn")
+        await act(interaction, "endturn")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -32,12 +32,12 @@ from bot.frontends.johari_bones import (
     score_preview,
     swap_action,
 )
-from bot.host import Host, UserError
+from bot.host import Host, MoveOutcome, UserError
 from bot.presses import private_panel
 from bot.render.johari_bones import BOX_LABELS
 from bot.replies import game_label
 from bot.store import SessionRecord
-from cogs.verbs import MAX_CHOICES
+from cogs.verbs import AI_OPTION, MAX_CHOICES, named_seat
 
 SLUG = "johari-bones"
 VIEW_FILE = "your-view.png"
@@ -66,7 +66,7 @@ async def hand_of(interaction: discord.Interaction, session: SessionRecord) -> D
     view, legal = host.view_for(session, player), host.legal_by_player(session)
     pictures = await host.text_view.pictures_for(session.guild_id, player)
     panel = await private_reply(session, view, player, legal, pictures=pictures)
-    return Done(private=panel)
+    return Done(private=panel, note_of=session.id)
 
 
 async def draw(interaction: discord.Interaction) -> Done:
@@ -198,13 +198,18 @@ class JohariBones(commands.Cog):
 
     @app_commands.command(name="swap", description="Johari Bones: swap a bone with another player")
     @app_commands.describe(kind="up: face up for face up; in-out: your face in for their face out",
-                           with_="The other player")
+                           with_="The other player (@Parlor for an AI seat)", ai=AI_OPTION)
     @app_commands.rename(with_="with")
     @app_commands.choices(kind=KINDS)
     @app_commands.guild_only()
     async def swap(self, interaction: discord.Interaction, kind: app_commands.Choice[str],
-                   with_: discord.User) -> None:
-        await perform_game_command(interaction, SLUG, "swap", lambda: swap_action(kind.value, str(with_.id)))
+                   with_: discord.User, ai: app_commands.Range[int, 1, 3] | None = None) -> None:
+        async def work() -> MoveOutcome:
+            session = await game_session(interaction, SLUG, "swap")
+            other = named_seat(interaction, session, with_, ai)
+            return await host_of(interaction).act(session.id, str(interaction.user.id), swap_action(kind.value, other))
+
+        await play(interaction, work)
 
     @app_commands.command(name="score", description="Johari Bones: score this hand in one of your open boxes")
     @app_commands.describe(box="An open box; the list shows what your hand scores in each")

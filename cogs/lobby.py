@@ -15,12 +15,15 @@ from bot.host import MoveOutcome, UserError
 from bot.replies import (
     board_message,
     game_label,
+    games_embed,
+    games_list,
     image_names,
     lobby_message,
     log_text,
     rules_embed,
     waiting_line,
 )
+from bot.share import answer_privately, shareable
 from bot.text_view import MODES
 from games import GAMES
 
@@ -184,13 +187,20 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         await guarded(interaction, work)
 
     @app_commands.command(name="rules", description="Our short summary of a game's rules")
-    @app_commands.describe(game="Which game (default: this channel's)")
+    @app_commands.describe(game="Which game (default: this channel's, and the list of games)")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
-            host = host_of(interaction)
-            slug = game.value if game else (await host.last_session_in(str(interaction.channel_id))).slug
-            await interaction.response.send_message(embed=rules_embed(slug), ephemeral=True)
+            if game is not None:
+                embed = rules_embed(game.value)
+            else:
+                try:
+                    embed = rules_embed((await host_of(interaction).last_session_in(str(interaction.channel_id))).slug)
+                except UserError:
+                    embed = games_embed()
+                else:
+                    embed.add_field(name="Every game (`/game rules game:<value>`)", value=games_list(), inline=False)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, work)
 
@@ -238,15 +248,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
 
         await guarded(interaction, work)
 
-    @app_commands.command(name="history", description="This channel's past games and their results")
+    @app_commands.command(name="history", description="This channel's past games and results (private; Share posts it)")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            sessions = await records.history(host_of(interaction), str(interaction.channel_id))
-            await interaction.response.send_message(records.history_text(sessions),
-                                                    allowed_mentions=discord.AllowedMentions.none())
-
-        await guarded(interaction, work)
+        await answer_privately(interaction, "history")
 
     @app_commands.command(name="export", description="The record of a finished game, to check its dice")
     @app_commands.describe(game="The game's number (default: this channel's latest game)")
@@ -286,6 +291,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                                             allowed_mentions=discord.AllowedMentions.none())
 
         await guarded(interaction, work)
+
+
+@shareable("history")
+async def history_answer(interaction: discord.Interaction, argument: str) -> dict:
+    """`/game history` of the interaction's channel: private first, the same text when shared."""
+    sessions = await records.history(host_of(interaction), str(interaction.channel_id))
+    return {"content": records.history_text(sessions)}
 
 
 async def setup(bot: commands.Bot) -> None:

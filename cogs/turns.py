@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot import records
 from bot.actions import Done, guarded, host_of, play
 from bot.ai_seats import AI_NAME, is_ai_id
+from bot.dm_reach import refused_dm
 from bot.host import UserError
 from bot.ratings import AI_RATED
 from bot.share import answer_privately, shareable
@@ -43,7 +44,10 @@ class Turns(commands.Cog):
                 try:
                     await interaction.user.send("Turn notices are on: I'll message you here with a link when it "
                                                 "becomes your turn in a game. `/notify off` stops them.")
-                except discord.Forbidden:
+                except discord.HTTPException as error:
+                    if not refused_dm(error):
+                        raise
+                    await interaction.client.dm_reach.refused(str(interaction.user.id))  # type: ignore[attr-defined]
                     return Done(private={"content": DMS_CLOSED})
             await host_of(interaction).set_turn_dms(str(interaction.user.id), on)
             text = ("I'll send you a direct message with a link to the game when it becomes your turn. "

@@ -14,16 +14,56 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import host_of, perform_in_channel
+from bot.ai_seats import AI_PREFIX
 from bot.frontends import frontend_for
 from bot.host import UserError
+from bot.store import SessionRecord
 
 MAX_CHOICES = 25
 
 
-async def act_on_verb(interaction: discord.Interaction, verb: str, **options: Any) -> None:
-    """The channel's game turns the verb and its options into its action (or explains why not)."""
+AI_OPTION = "Johari Bones: which of Parlor's AI seats you name with @Parlor (1, 2 or 3) when it has several"
+
+
+def named_seat(interaction: discord.Interaction, session: SessionRecord, user: discord.abc.User,
+               ai: int | None = None) -> str:
+    """The seat a typed user option names: a person's own, or an AI seat when he names @Parlor.
+
+    Ruling: `ai:` picks among several AI seats ("Parlor (AI 2)" is `ai:2`); with one AI seat it
+    may be left out. A seat the AI stands in for is named by its person, as on the table.
+    """
+    bot = interaction.client.user
+    if bot is None or user.id != bot.id:
+        if ai is not None:
+            raise UserError("`ai:` goes with @Parlor, to say which of its seats you mean.")
+        return str(user.id)
+    seats = [seat for seat in session.players if seat.ai]
+    if not seats:
+        raise UserError("Parlor's AI has no seat of its own in this game: name one of the players.")
+    if ai is None and len(seats) == 1:
+        return seats[0].id
+    chosen = next((seat for seat in seats if seat.id == f"{AI_PREFIX}{ai}"), None)
+    if chosen is None:
+        listed = ", ".join(f"`ai:{seat.id.removeprefix(AI_PREFIX)}` for {seat.name}" for seat in seats)
+        raise UserError(f"Parlor's AI plays several seats here: say which with {listed}.")
+    return chosen.id
+
+
+async def act_on_verb(interaction: discord.Interaction, verb: str, *, ai: int | None = None,
+                      target: discord.abc.User | None = None, **options: Any) -> None:
+    """The channel's game turns the verb and its options into its action (or explains why not).
+
+    `target` names a seat (bot.named_seat: a person, or @Parlor for an AI seat, `ai:` picking one)."""
     given = {key: value for key, value in options.items() if value is not None}
-    await perform_in_channel(interaction, lambda session: frontend_for(session.slug).verb_action(verb, given))
+
+    def build(session: SessionRecord) -> dict:
+        if target is not None:
+            given["target"] = named_seat(interaction, session, target, ai)
+        elif ai is not None:
+            raise UserError("`ai:` goes with `target:@Parlor`, to say which of its seats you mean.")
+        return frontend_for(session.slug).verb_action(verb, given)
+
+    await perform_in_channel(interaction, build)
 
 
 async def autocomplete_verb(interaction: discord.Interaction, verb: str, option: str,
@@ -77,14 +117,16 @@ class Verbs(commands.Cog):
 
     @app_commands.command(name="place", description="Place pawns or a drawn bone in this channel's game")
     @app_commands.describe(order="Follow the Arrow: pawn numbers for columns a..e, e.g. 3 1 5 2 4",
-                           target="Johari Bones: whose bone to replace", position="Johari Bones: which position",
-                           city="Crayon Rails: the city to put your train on")
+                           target="Johari Bones: whose bone to replace (@Parlor for an AI seat)",
+                           position="Johari Bones: which position",
+                           city="Crayon Rails: the city to put your train on", ai=AI_OPTION)
     @app_commands.choices(position=[app_commands.Choice(name=p, value=p) for p in ("up", "in", "out")])
     @app_commands.guild_only()
     async def place(self, interaction: discord.Interaction, order: str | None = None,
                     target: discord.User | None = None,
-                    position: app_commands.Choice[str] | None = None, city: str | None = None) -> None:
-        await act_on_verb(interaction, "place", order=order, target=str(target.id) if target else None,
+                    position: app_commands.Choice[str] | None = None, city: str | None = None,
+                    ai: app_commands.Range[int, 1, 3] | None = None) -> None:
+        await act_on_verb(interaction, "place", order=order, target=target, ai=ai,
                           position=position.value if position else None, city=city)
 
     @place.autocomplete("city")

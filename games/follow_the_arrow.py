@@ -179,6 +179,8 @@ def _midpoint(current: str, landing: str) -> str:
 def _line_problem(state: ArrowState, player: str, origin: str, target: str,
                   occupants: Mapping[str, tuple[str, int]]) -> str | None:
     """Why a line move from origin to target is refused, or None if it is legal."""
+    if target == origin:
+        return f"it already stands on {origin}: name the circle it should move to."
     direction = direction_between(origin, target)
     if direction is None:
         if direction_between(origin, target, 2) is not None:
@@ -200,6 +202,8 @@ def _hop_problem(state: ArrowState, player: str, current: str, landing: str, fir
 
     `occupants` must already leave out the jumping pawn, which has left its circle.
     """
+    if landing == current:
+        return f"it stands on {current} already: name the circle beyond the pawn it jumps over."
     direction = direction_between(current, landing, 2)
     if direction is None:
         return f"{current} to {landing} is not a hop: a hop lands two circles away in a straight line."

@@ -124,11 +124,11 @@ def demand_label(card: int, demand: int) -> str:
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
-    verbs = {"move": "/move to:<city or milepost> (the whole way if in reach this turn, else as far as it "
-                     "allows) or path:\"F7 G7 H8\"",
-             "place": "/place city:<city> puts your train on the map on your first operating turn"}
+    verbs = {"move": "/move to:<city or milepost> or path:\"F7 G7 H8\" — the whole way if in reach this "
+                     "turn, else as far as it allows",
+             "place": "/place city:<city> — puts your train on the map on your first operating turn"}
     commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
-                "build": "/build to:<place> (preview, then Confirm) or path:<mileposts>",
+                "build": "/build to:<place> or path:<mileposts> — a preview to Confirm, or at once",
                 "pickup": "/pickup — a load where your train stands",
                 "drop": "/drop — an unlocked load at this city",
                 "lock": "/lock — a pool card's demand with a load you carry",
@@ -157,8 +157,8 @@ class CrayonRailsFrontend(Frontend):
             return keep_action(given.get("cards"))
         if command == "build":
             return build_action(given.get("to"), given.get("path"))
-        if command in ("pitch", "end_turn"):
-            return {"type": command}
+        if command in ("pitch", "end_turn", "endturn"):
+            return {"type": "end_turn" if command == "endturn" else command}  # /endturn, as typed
         needed = {"pickup": ("load",), "drop": ("load",), "upgrade": ("train",),
                   "lock": ("card", "demand"), "deliver": ("card", "demand")}.get(command)
         if needed is None:

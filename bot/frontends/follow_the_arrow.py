@@ -34,6 +34,7 @@ from bot.frontend import (
     Step,
     chunked_select,
     display_name,
+    points_text,
 )
 from bot.render.follow_the_arrow import draw_follow_the_arrow
 from games.core import IllegalMove
@@ -315,7 +316,7 @@ def _turn_line(view: dict, name: Callable[[str], str]) -> str:
     if view["phase"] == "over":
         rematch = " `/game rematch` starts the next game of the match." if view.get("next_game_options") else ""
         if view["winner"]:
-            return f"**{name(view['winner'])}** wins **{view['points']}** points.{rematch}"
+            return f"**{name(view['winner'])}** wins {points_text(view['points'], bold=True)}.{rematch}"
         return f"Drawn: neither player can move.{rematch}"
     waiting = ", ".join(name(who) for who in view["to_act"])
     if view["phase"] == "placing":
@@ -331,7 +332,7 @@ def _won(event: dict, name: Callable[[str], str]) -> str:
     out = ", ".join(str(n) for n in event["loser_pawns_out"])
     return (f"🏁 {name(event['player'])} brings pawn {event['pawn']} home and wins: "
             f"{name(event['loser'])}'s pawns {out} are still out, {event['loser_sum']} × {event['pawn']} = "
-            f"**{event['points']}** points.")
+            f"{points_text(event['points'], bold=True)}.")
 
 
 def _jumped(event: dict, name: Callable[[str], str]) -> str:

@@ -15,7 +15,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import ActionButton, Component, Events, Frontend, Legal, Names, Option, Select, Step, display_name
+from bot.frontend import (
+    ActionButton,
+    Component,
+    Events,
+    Frontend,
+    Legal,
+    Names,
+    Option,
+    Select,
+    Step,
+    display_name,
+    points_text,
+)
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
@@ -127,12 +139,10 @@ def _swap_option(action: dict) -> Option:
 
 def _box_menu(view: dict, viewer: str) -> Select:
     scores = score_preview(view, viewer)
-    options = tuple(Option(f"{BOX_LABELS[box]}: {_points(points)}", f"score.{box}") for box, points in scores.items())
+    options = tuple(Option(f"{BOX_LABELS[box]}: {points_text(amount)}", f"score.{box}")
+                    for box, amount in scores.items())
     return Select("score", "Score this hand in…", options, (viewer,))
 
-
-def _points(points: int) -> str:
-    return "1 point" if points == 1 else f"{points} points"
 
 
 class JohariBonesFrontend(Frontend):
@@ -206,7 +216,7 @@ class JohariBonesFrontend(Frontend):
             winners = " and ".join(display_name(names, player) for player in event["winners"])
             best = max(event["scores"].values())
             verb = "wins" if len(event["winners"]) == 1 else "share the win"
-            return f"Game over: {winners} {verb} with {best} points."
+            return f"Game over: {winners} {verb} with {points_text(best)}."
         return None
 
     def describe_state(self, view: dict, names: Names) -> str:

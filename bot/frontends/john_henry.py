@@ -36,7 +36,7 @@ def _station(space: int) -> str:
 class JohnHenryFrontend(Frontend):
     slug = "john-henry"
     rules_text = RULES
-    verbs = {"roll": "/roll: roll for first player, take your turn, or roll the bonus die after a 6."}
+    verbs = {"roll": "/roll — roll for first player, take your turn, or roll the bonus die after a 6."}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return render(view, names, events)

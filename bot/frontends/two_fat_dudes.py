@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name
+from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name, points_text
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 
@@ -115,12 +115,12 @@ class TwoFatDudesFrontend(Frontend):
                 tags.append("holds the Edge")
             extra = f" ({', '.join(tags)})" if tags else ""
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
-                         f"**{_points(player['score'])}**{extra}")
+                         f"**{points_text(player['score'])}**{extra}")
         lines.append(f"Encounters: {view['encounters']} of 5")
         offer = view.get("offer")
         if offer is not None:
             payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
-            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {_points(offer['points'])} "
+            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {points_text(offer['points'])} "
                          f"(proposed by {name(offer['proposed_by'])})")
         if view["phase"] == "over":
             winners = view.get("winners") or []
@@ -248,12 +248,9 @@ def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -
     return f"{name(player)} {joiner.join(parts)}{suffix}", index
 
 
-def _points(points: int) -> str:
-    return f"{points} point" if points in (1, -1) else f"{points} points"
-
 
 def _offer_line(event: dict, name: Callable[[str], str]) -> str:
-    who, payee, points = name(event["player"]), name(event["payee"]), _points(event["points"])
+    who, payee, points = name(event["player"]), name(event["payee"]), points_text(event["points"])
     cost = f"(-{event['cost']}, now {event['score']})"
     if event["type"] == "offered":
         return f"{who} offers {payee} {points} to let them pass {cost}."
@@ -281,7 +278,7 @@ _NARRATION: dict[str, Callable[[dict, Callable[[str], str]], str]] = {
     "no_deal": lambda e, n: (f"No deal. {n(e['edge'])} holds the Edge: retreat or send back "
                              f"(costs {e['cost']})."),
     "accepted": lambda e, n: (f"{n(e['player'])} accepts: {n(e['payer'])} pays {n(e['payee'])} "
-                              f"{_points(e['points'])}."),
+                              f"{points_text(e['points'])}."),
     "swapped": lambda e, n: "The dudes squeeze past each other and swap places.",
     "edge": _edge_line,
     "race_started": lambda e, n: "The race to the exits is on!",

@@ -56,6 +56,11 @@ PNG_COMPRESS_LEVEL = 1
 
 
 @lru_cache(maxsize=32)
+def pts(amount: int) -> str:
+    """A score in a picture: "1 pt", "12 pts" (never "1 pts")."""
+    return f"{amount} pt" if abs(amount) == 1 else f"{amount} pts"
+
+
 def font(size: int = 14) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled scalable font, so drawing needs no system fonts."""
     return ImageFont.load_default(size=size)

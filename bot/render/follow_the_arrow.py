@@ -32,6 +32,7 @@ from bot.render.canvas import (
     draw_result_banner,
     fit_size,
     game_palette,
+    pts,
     seat_mark,
     text_width,
 )
@@ -218,7 +219,7 @@ def result_banner(view: dict, names: Names) -> tuple[str, list[tuple[str, str, C
     scores = []
     for player in view["players"]:
         won = view["points"] if player["id"] == winner else 0
-        text = f"{won} pts" + (f" (match {totals.get(player['id'], 0)})" if match.get("game", 1) > 1 else "")
+        text = pts(won) + (f" (match {totals.get(player['id'], 0)})" if match.get("game", 1) > 1 else "")
         scores.append((display_name(names, player["id"]), text, PAWN_FILL[player["colour"]]))
     return headline, scores
 

@@ -36,6 +36,7 @@ from bot.render.canvas import (
     draw_result_banner,
     fit_size,
     game_palette,
+    pts,
     seat_colour,
     seat_mark,
     text_width,
@@ -184,7 +185,7 @@ def _draw_players(board: Board, view: dict, names: Mapping[str, str], viewer: st
         board.text((MARGIN + 24, row_top + 20), clip(display_name(names, player), KEY, NAME_W - 32), KEY, colour, "lm",
                    bold=True)
         turns = view["turns_left"].get(player, 0)
-        detail = f"{totals.get(player, 0)} pts · {turns} turn{'' if turns == 1 else 's'} left"
+        detail = f"{pts(totals.get(player, 0))} · {turns} turn{'' if turns == 1 else 's'} left"
         if player == viewer:
             detail = f"you · {detail}"
         board.text((MARGIN + 16, row_top + 50), detail, fit_size(detail, SMALL, NAME_W - 24, 14), INK, "lm")

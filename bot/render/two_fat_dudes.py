@@ -34,6 +34,7 @@ from bot.render.canvas import (
     draw_result_banner,
     fit_size,
     game_palette,
+    pts,
     text_width,
     token_labels,
 )
@@ -148,7 +149,7 @@ def _draw_players(board: Board, view: dict, names: Mapping[str, str]) -> None:
         board.draw.ellipse((MARGIN, top + 6, MARGIN + 26, top + 32), fill=colour, outline=INK)
         board.text((MARGIN + 13, top + 19), labels[index], fit_size(labels[index], BODY, 22, 12), WHITE, "mm",
                    bold=True)
-        score = f"{player['score']} pts"
+        score = pts(player['score'])
         board.text((WIDTH - MARGIN, top + 19), score, KEY, INK, "rm", bold=True)
         tags = [tag for tag, on in (("start", view.get("start_player") == player["id"]),
                                     ("Edge", view.get("edge") == player["id"]),
@@ -223,7 +224,7 @@ def result_banner(view: dict, names: Mapping[str, str]) -> tuple[str, list[tuple
         headline = f"{winners[0]} is the Honorary Skinny Dude!"
     else:
         headline = "Game over"
-    return headline, [(display_name(names, p["id"]), f"{p['score']} pts", TOKEN[p["colour"]]) for p in view["players"]]
+    return headline, [(display_name(names, p["id"]), pts(p['score']), TOKEN[p["colour"]]) for p in view["players"]]
 
 
 def draw_hallway(view: dict, names: Mapping[str, str], events: Sequence[dict] = ()) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 from discord.ext import commands
@@ -11,7 +12,7 @@ from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import board_message, lobby_message, log_text, rules_embed
-from games import get_game
+from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
 
@@ -104,7 +105,7 @@ def test_game_rules_list_every_command_of_the_game(module):
     embed = rules_embed(cog_module.SLUG)
     listed = embed.fields[0].value
     for name in names:
-        assert f"`/{name}`" in listed, f"/{name} is missing from the rules of {cog_module.SLUG}"
+        assert f"`/{name}`" in listed or f"`/{name} " in listed, f"/{name} is missing from {cog_module.SLUG}'s rules"
 
 
 @pytest.mark.parametrize("slug", ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones"])
@@ -116,4 +117,29 @@ def test_game_rules_list_the_shared_verbs_the_game_uses(slug):
         except IllegalMove as refusal:
             if "is not used in this game" in refusal.message:
                 continue
-        assert f"`/{verb}`" in listed, f"/{verb} is missing from the rules of {slug}"
+        assert f"`/{verb}`" in listed or f"`/{verb} " in listed, f"/{verb} is missing from the rules of {slug}"
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_game_rules_commands_read_cleanly(slug):
+    """Each line: the command as typed, in code, a dash, what it does; never "`/roll`: /roll —" (issue 21)."""
+    for line in rules_embed(slug).fields[0].value.splitlines():
+        assert re.fullmatch(r"`/[a-z]+( [^`]+)?` — [^/\s].*\S", line), line
+        assert "`: /" not in line and line.count(" — ") == 1, line
+
+
+def test_one_point_is_never_one_pts():
+    """"1 point", "1 pt" in pictures; and no picture or text writes a number before a bare "pts" (issue 21)."""
+    from pathlib import Path
+
+    from bot.frontend import points_text
+    from bot.render.canvas import pts
+
+    assert [points_text(n) for n in (1, -1, 0, 12)] == ["1 point", "-1 point", "0 points", "12 points"]
+    assert points_text(1, bold=True) == "**1** point" and [pts(1), pts(21)] == ["1 pt", "21 pts"]
+    root = Path(__file__).resolve().parents[2] / "bot"
+    for source in root.rglob("*.py"):
+        if source.name in ("canvas.py", "frontend.py"):
+            continue  # where points_text and pts are written
+        text = source.read_text()
+        assert not re.search(r"\} pts\b|\}\*\* points\b|\} points\.", text), f"{source.name} spells points itself"

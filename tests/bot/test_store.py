@@ -118,3 +118,21 @@ async def test_a_players_sessions_are_found_by_seat_not_by_look_alike_text(store
         found = await store.sessions_with_player(probe, ("lobby",))
         expected = [sessions[probe].id] if probe in sessions else []
         assert [s.id for s in found] == expected, probe
+
+
+async def test_closed_dm_marks_are_kept_apart_from_turn_notices(store):
+    """bot.dm_reach: a refusal marks the user, his acting clears it; /notify's own setting stays as it was."""
+    from bot.dm_reach import DmReach
+
+    await store.set_turn_dms("1", True)
+    reach = DmReach(store)
+    assert await reach.reachable(["1", "2"]) == ["1", "2"]
+    await reach.refused("1")
+    await reach.refused("2")
+    assert await reach.reachable(["1", "2", "3"]) == ["3"]
+    assert await DmReach(store).reachable(["1"]) == [], "the mark outlives the process"
+    await reach.acted("1")
+    assert await reach.reachable(["1", "2"]) == ["1"] and await store.turn_dm_users(["1"]) == {"1"}
+    later = DmReach(store)
+    await later.acted("2")
+    assert await store.dms_closed_users() == set(), "a process started later knows the marks made before"

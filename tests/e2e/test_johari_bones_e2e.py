@@ -225,9 +225,9 @@ async def test_three_players_play_a_hand_and_nobody_sees_a_bone_he_may_not(fake_
     assert labels == ["My face in", "My face up", "bob's face out", "bob's face up", "carol's face out",
                       "carol's face up"]
     placed = await table.step(lambda: fake.click(alice, private, private.button(label="bob's face out")["custom_id"]))
-    assert placed.response is private and not private.buttons()
-    assert private.content == f"{alice.mention} placed the drawn bone on {bob.mention}'s face out."
-    assert board.deleted and private.content in table_in(fake, channel).embed["description"], "Bob's turn"
+    assert placed.response is private and private.deleted, "the private note was read: it goes (issue 21)"
+    told = f"{alice.mention} placed the drawn bone on {bob.mention}'s face out."
+    assert board.deleted and told in table_in(fake, channel).embed["description"], "Bob's turn"
     board = table_in(fake, channel)
     again = await table.step(lambda: fake.click(alice, board, board.button(label="Show my bones")["custom_id"]))
     assert again.ephemeral and again.response.attachment("your-view.png")
@@ -326,7 +326,7 @@ async def test_hand_in_a_direct_message_finds_the_game_and_asks_which_when_there
     assert "You drew" in offer.content and len(offer.buttons()) == 6
     boards = len(fake.messages(table.channel))
     placed = await table.step(lambda: fake.click(alice, offer, offer.button(label="bob's face up")["custom_id"]))
-    assert placed.response is offer and not offer.buttons() and not placed.followups
+    assert placed.response is offer and offer.deleted and not placed.followups, "the read note goes (issue 21)"
     assert len(fake.messages(table.channel)) == boards, "the table moved down; nothing else was posted"
     assert "placed" in table_in(fake, table.channel).embed["description"]
     assert not [m for m in fake.messages(dm) if m.attachments and m.attachments[0].filename == "board.png"]

@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.client import ParlorBot
 from games.verify import VOUCHED
 from tests.bot.conftest import FakeClock
+from tests.e2e.helpers import table
 from tests.e2e.test_ai_e2e import HOUR, quick_ai
 from tests.e2e.test_dice_e2e import reply
 from tests.fakediscord import FakeDiscord
@@ -117,6 +118,9 @@ async def test_a_game_with_a_stand_in_verifies(fake_discord, parlor, tmp_path):
     await fake_discord.slash(alice, "roll", channel=channel)  # bob never rolls for first player
     clock.advance(49 * HOUR)
     await fake_discord.slash(alice, "game substitute", channel=channel)
+    board = table(fake_discord, channel)
+    assert "Parlor (AI) is playing bob's turn." in board.content, board.content
+    assert f"{bob.mention}: your turn" not in board.content and bob.id not in board.pinged
     await parlor.ai.idle()
     session = await parlor.host.last_session_in(str(channel.id))
     for _ in range(20):  # a few turns with the AI playing for bob
@@ -171,3 +175,11 @@ async def test_an_abandoned_game_verifies(fake_discord, parlor, tmp_path):
     await fake_discord.slash(bob, "game abandon", channel=channel)
     record = await export_and_check(fake_discord, parlor, channel, bob, tmp_path, "abandoned")
     assert record["result"] is None
+
+    final = table(fake_discord, channel)
+    assert [b["label"] for b in final.buttons()] == ["New game"], "an abandoned game's table offers New game"
+    opened = await fake_discord.click(alice, final, final.button(label="New game")["custom_id"])
+    assert not opened.ephemeral
+    lobby = await parlor.host.last_session_in(str(channel.id))
+    assert lobby.status == "lobby" and lobby.slug == "john-henry" and lobby.player_ids == [str(alice.id)]
+    assert not final.buttons(), "the old table's buttons go once the next game opens"

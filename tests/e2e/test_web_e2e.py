@@ -317,3 +317,20 @@ async def test_a_player_places_his_pawns_step_by_step_on_his_page(fake_discord, 
     placed = parlor.host.public_view(await parlor.host.session(session.id))
     pawns = next(player["pawns"] for player in placed["players"] if player["id"] == str(placer.id))
     assert [pawns[n][0] for n in ("3", "1", "5", "2", "4")] == list("abcde"), "placed in the order chosen"
+
+
+async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_discord, database_url):
+    bot, task = await start_bot(fake_discord, database_url)
+    try:
+        assert bot.web is None
+        alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+        channel = fake_discord.channel("games")
+        await start_game(fake_discord, channel, alice, bob)
+        assert "Watch on the web" not in [b.get("label") for b in table(fake_discord, channel).buttons()]
+        answer = await fake_discord.slash(alice, "game web", channel=channel)
+        assert answer.ephemeral and "does not serve web pages" in answer.response.content
+        assert "WEB_PORT" in answer.response.content
+    finally:
+        await bot.close()
+        await task
+    fake_discord.assert_no_unknown_routes()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.core import IllegalMove, ScriptedRandomness, SeededRandomness
-from games.follow_the_arrow import GAME, ArrowState
+from games.follow_the_arrow import GAME, ArrowState, _occupants
 from games.follow_the_arrow_board import ARROWS, CIRCLES, half_turn, opposite, step
 
 PLAYERS = ["alice", "bob"]
@@ -452,3 +452,18 @@ def test_random_legal_games_end_in_a_win_or_the_no_move_draw(seed):
     assert loser_score and all(score == 0 for score in loser_score)
     if result["winners"]:
         assert 1 <= result["scores"][result["winners"][0]] <= 15 * 5
+
+
+def test_a_move_or_jump_to_the_pawns_own_circle_says_so_plainly():
+    """Never "a1 is not next to a1" (issue 21)."""
+    rng = SeededRandomness(1)
+    state = GAME.new_game(["a", "b"], rng)
+    for _ in range(2):
+        state, _ = GAME.apply(state, GAME.to_act(state)[0], {"type": "place", "order": [1, 2, 3, 4, 5]}, rng)
+    player = GAME.to_act(state)[0]
+    home = next(circle for circle, (owner, pawn) in _occupants(state).items() if owner == player and pawn == 1)
+    for action in ({"type": "move", "pawn": 1, "to": home}, {"type": "jump", "pawn": 1, "path": [home]}):
+        with pytest.raises(IllegalMove) as refused:
+            GAME.apply(state, player, action, rng)
+        assert f"{home} is not next to {home}" not in refused.value.message
+        assert f"{home} to {home}" not in refused.value.message and f"on {home}" in refused.value.message

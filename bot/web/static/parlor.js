@@ -70,7 +70,17 @@
       none.textContent = current && current.status === "active" ? "Nothing for you to do now." : "The game is not running.";
       box.append(none);
     }
-    choices.forEach((choice) => box.append(control(choice)));
+    // Buttons side by side in one row (as on the table); each menu and form in a group of its own.
+    let row = null;
+    choices.forEach((choice) => {
+      if (choice.kind === "button" || choice.kind === "undo") {
+        if (!row) { row = group(null, []); box.append(row); }
+        row.querySelector(".buttons").append(plain(choice));
+      } else {
+        row = null;
+        box.append(control(choice));
+      }
+    });
     if (step) box.append(group(null, [button("Back", "secondary", () => controls(current.choices, null))]));
     if (focused || step) { const first = box.querySelector("button, input"); if (first) first.focus(); }
   }
@@ -102,11 +112,12 @@
     return element;
   }
 
+  function plain(choice) {
+    return button(choice.label, choice.style || (choice.kind === "undo" ? "secondary" : ""),
+                  () => send({ kind: choice.kind, key: choice.key }));
+  }
+
   function control(choice) {
-    if (choice.kind === "button" || choice.kind === "undo") {
-      return group(null, [button(choice.label, choice.style || (choice.kind === "undo" ? "secondary" : ""),
-                                 () => send({ kind: choice.kind, key: choice.key }))]);
-    }
     if (choice.kind === "select" && choice.max <= 1) {
       return group(choice.label, choice.options.map((option) => {
         const element = button(option.label, "secondary", () => send({ kind: "select", key: choice.key, tokens: [option.token] }));
