@@ -72,21 +72,27 @@ def shorten(text: str, limit: int = ALT_TEXT_MAX) -> str:
     return cut.rstrip(" ,;") + "…"
 
 
-def _joined(names: Sequence[str]) -> str:
+def joined(names: Sequence[str]) -> str:
+    """Names as words: alice; alice and bob; alice, bob and carol."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def ending(winners: Sequence[str]) -> str:
+    """How a game ended, from its winners' names."""
+    return f"Game over: {joined(winners)} won." if winners else "Game over: nobody won."
 
 
 def turn_words(session: SessionRecord, view: dict, names: Names) -> str:
     """Whose turn it is, or how the game ended, with display names."""
     if session.status == "finished":
         winners = [names.get(w, w) for w in (session.result or {}).get("winners") or []]
-        return f"Game over: {_joined(winners)} won." if winners else "Game over: nobody won."
+        return ending(winners)
     if session.status == "abandoned":
         return "The game was abandoned."
     to_act = [names.get(p, p) for p in view.get("to_act") or []]
     if not to_act:
         return ""
-    return f"{to_act[0]}'s turn." if len(to_act) == 1 else f"{_joined(to_act)} to act."
+    return f"{to_act[0]}'s turn." if len(to_act) == 1 else f"{joined(to_act)} to act."
 
 
 def _head(session: SessionRecord, view: dict, names: Names, what: str) -> str:

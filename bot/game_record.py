@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.alt_text import attachment
+from bot.alt_text import attachment, ending
 from bot.host import Host, UserError
 from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
@@ -123,10 +123,20 @@ async def record_of(host: Host, session: SessionRecord) -> GameRecord:
 
 
 def record_file(record: GameRecord) -> discord.File:
+    """The record as a JSON file; its description (alt text, bot.alt_text) says how the game ended."""
     data = record.model_dump_json(indent=1).encode()
     title = get_game(record.game).title
     return attachment(data, f"parlor-{record.game}-{record.game_id}.json",
-                      description=f"The record of {title} #{record.game_id} as JSON, for /game verify.")
+                      description=f"The record of {title} #{record.game_id} as JSON, for /game verify. "
+                                  f"{ending_words(record)}")
+
+
+def ending_words(record: GameRecord) -> str:
+    """How the recorded game ended, with the players' names."""
+    if record.end == "abandoned":
+        return "The game was abandoned."
+    names = {player.id: player.name for player in record.players}
+    return ending([names.get(winner, winner) for winner in (record.result or {}).get("winners") or []])
 
 
 async def check_attachment(host: Host, attachment: discord.Attachment, guild_id: str | None) -> Verdict:

@@ -204,7 +204,7 @@ class CrayonRailsFrontend(Frontend):
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{view['phase']}**, round {view['round']}; deck {view['deck']} cards"]
         for player in view["players"]:
-            where = place_label(player["at"]) if player["at"] else "not placed"
+            where = f"at {place_label(player['at'])}" if player["at"] else "not placed"
             lines.append(
                 f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
@@ -231,10 +231,10 @@ class CrayonRailsFrontend(Frontend):
         size; the events in force. (The embed's full list of pool demands would not fit.)"""
         lines = [f"{view['phase'].capitalize()}, round {view['round']}."]
         for player in view["players"]:
-            where = place_label(player["at"]) if player["at"] else "not placed"
+            where = f"at {place_label(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
-            lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train at "
+            lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train "
                          f"{where}, loads {', '.join(player['loads']) or 'none'}, "
                          f"locked {'; '.join(locked) or 'none'}.")
         free = sum(not card["locks"] for card in view["pool"])

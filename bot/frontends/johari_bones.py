@@ -220,24 +220,41 @@ class JohariBonesFrontend(Frontend):
         return None
 
     def describe_state(self, view: dict, names: Names) -> str:
+        """The board in words, each player's score sheet (the boxes he filled) on his line."""
+        return self._state(view, names, sheets_apart=False)
+
+    def alt_text(self, view: dict, names: Names) -> str:
+        """As `describe_state`, but the score sheets last: alt text past Discord's limit loses its end
+        (bot.alt_text), and every player's bones and total matter more than the boxes filled."""
+        return self._state(view, names, sheets_apart=True)
+
+    def _state(self, view: dict, names: Names, *, sheets_apart: bool) -> str:
         view = public_part(view)
         lines = [f"Hand {view['hand']} of {len(BOXES)} · pile {view['pile']}"]
+        sheets = []
         revealed = view["phase"] in ("scoring", "over")
         for entry in view["players"]:
             player = entry["id"]
-            total = sum(points or 0 for points in view["scorecard"][player].values())
+            card = view["scorecard"][player]
+            total = sum(points or 0 for points in card.values())
             if revealed:
                 bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
                 shown = f"bones {bones}"
             else:
                 shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
-            lines.append(f"{display_name(names, player)}: {shown} · total {total}")
+            filled = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
+            if filled and sheets_apart:
+                sheets.append(f"{display_name(names, player)}: {filled}")
+            boxes = f" (boxes: {filled})" if filled and not sheets_apart else ""
+            lines.append(f"{display_name(names, player)}: {shown} · total {total}{boxes}")
         if view["phase"] == "over":
             lines.append("Game over.")
         elif view["to_act"]:
             waiting = ", ".join(display_name(names, player) for player in view["to_act"])
             step = "to choose a box" if view["phase"] == "scoring" else "to play"
             lines.append(f"Waiting for {waiting} {step}.")
+        if sheets:
+            lines.append(f"Boxes filled: {'; '.join(sheets)}.")
         return "\n".join(lines)
 
     def components(self, view: dict, legal: Legal) -> list[Component]:

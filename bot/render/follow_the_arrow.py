@@ -33,6 +33,7 @@ from bot.render.canvas import (
     fit_size,
     game_palette,
     pts,
+    seat_mark,
     text_width,
 )
 from games.follow_the_arrow_board import (
@@ -56,6 +57,9 @@ RADIUS = 31
 PAWN_RADIUS = 25
 
 PAWN_FILL = {"black": (30, 30, 34), "red": (196, 40, 40)}
+PAWN_SHAPE = {"black": 0, "red": 1}
+"""Each side's mark (`SEAT_SHAPES`: black's pawns are circles, red's squares), so that the sides differ
+in shape as well as colour, for colour-blind players (issue 25)."""
 START_BAND = {"black": (205, 200, 192), "red": (240, 205, 200)}
 CIRCLE_FILL = (255, 252, 244)
 ARROW_INK = (95, 120, 150)
@@ -153,8 +157,8 @@ def _draw_header(board: Board, view: dict, names: Names) -> None:
     for index, player in enumerate(view["players"]):
         x = 8 + index * room
         fill = PAWN_FILL[player["colour"]]
-        board.draw.ellipse([x, 58, x + 24, 82], fill=fill, outline=HIGHLIGHT if player["id"] in to_act else fill,
-                           width=3)
+        seat_mark(board.draw, (x + 12, 70), 12, PAWN_SHAPE[player["colour"]], fill,
+                  outline=HIGHLIGHT if player["id"] in to_act else fill, width=3)
         score = f" {totals.get(player['id'], 0)}" if in_match else ""
         label = clip(display_name(names, player["id"]), BODY, room - 40 - text_width(score, BODY)) + score
         board.text((x + 32, 70), label, BODY, fill, "lm", bold=player["id"] in to_act)
@@ -201,8 +205,7 @@ def _draw_pawns(board: Board, view: dict) -> None:
             if (player["id"], number) == moved:
                 board.draw.ellipse([x - RADIUS - 6, y - RADIUS - 6, x + RADIUS + 6, y + RADIUS + 6],
                                    outline=HIGHLIGHT, width=6)
-            board.draw.ellipse([x - PAWN_RADIUS, y - PAWN_RADIUS, x + PAWN_RADIUS, y + PAWN_RADIUS],
-                               fill=fill, outline=WHITE, width=2)
+            seat_mark(board.draw, (x, y), PAWN_RADIUS, PAWN_SHAPE[player["colour"]], fill, outline=WHITE)
             board.text((x, y), number, KEY, WHITE, "mm", bold=True)
 
 

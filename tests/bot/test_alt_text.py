@@ -92,6 +92,34 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44."), "the latest event"
 
 
+def test_a_train_not_yet_placed_is_said_so():
+    game = get_game("crayon-rails")
+    state = game.new_game([A, B], SeededRandomness(3))
+    alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
+    assert "alice: 50 cash, freight train not placed, loads none" in alt, alt
+
+
+def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():
+    """Four 32-character names at the last hand's scoring, every score sheet nearly full, long events:
+    the score sheets come last (what is cut), never a player's bones or total."""
+    game, rng = get_game("johari-bones"), SeededRandomness(5)
+    seats = [(str(2001 + seat), name) for seat, name in enumerate(
+        (LONG_A, LONG_B, "Cassandra Wilhelmina Fitzgerald", "Dorothea Maximiliana Grunwalder"))]
+    state = game.new_game([seat for seat, _ in seats], rng)
+    while not (state.hand == 10 and state.phase == "scoring"):
+        player = game.to_act(state)[0]
+        state, _ = game.apply(state, player, game.legal_actions(state, player)[0], rng)
+    view, names = game.view(state, None), dict(seats)
+    swap = [{"type": "swapped", "kind": "up", "player": seats[0][0], "with": seats[1][0],
+             "bones": {seats[0][0]: "1-2", seats[1][0]: "3-4"}}] * 6
+    alt = board_alt(session_of("johari-bones", state, players=seats), view, names, swap)
+    assert len(alt) <= ALT_TEXT_MAX
+    for entry in view["players"]:
+        total = sum(points or 0 for points in view["scorecard"][entry["id"]].values())
+        bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
+        assert f"{names[entry['id']]}: bones {bones} · total {total}." in alt, names[entry["id"]]
+
+
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():
     game = get_game("johari-bones")
     state = game.new_game([A, B], SeededRandomness(5))

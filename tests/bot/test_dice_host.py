@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.dice_table import dice_line
-from bot.game_record import build_record, finished_session
+from bot.game_record import build_record, finished_session, record_file
 from bot.host import UserError
 from games import get_game
 from games.core import RecordingRandomness
@@ -56,6 +56,8 @@ async def test_the_line_shows_the_commitment_while_running_and_the_seed_once_ove
     verdict = verify(record)
     assert verdict.ok, verdict.text
     assert record.end == "played out" and record.result == over.result
+    winner = next(seat.name for seat in over.players if seat.id == over.result["winners"][0])
+    assert record_file(record).description.endswith(f"for /game verify. Game over: {winner} won.")
 
 
 async def test_abandoned_and_claimed_games_are_records_too(host, clock):
@@ -66,6 +68,7 @@ async def test_abandoned_and_claimed_games_are_records_too(host, clock):
     session = await finished_session(host, CHANNEL, "1", None)
     record = build_record(session, await host.moves(session))
     assert record.end == "abandoned" and verify(record).ok
+    assert record_file(record).description.endswith("The game was abandoned.")
     with pytest.raises(UserError, match="no game #999"):
         await finished_session(host, CHANNEL, "1", 999)
     with pytest.raises(UserError, match=f"no game #{session_id}"):

@@ -66,6 +66,18 @@ def test_pawns_show_in_their_colours_on_their_circles():
     assert red_pixel[0] > 150 and red_pixel[1] < 100
 
 
+def test_the_sides_pawns_differ_in_shape_too():
+    """Issue 25: black's pawns are circles and red's squares, so colour is not the only cue. Just inside a
+    pawn's corner (outside its circle, inside its square) red's pawn is inked, black's not."""
+    image = png_image(FRONTEND.draw_board(GAME.view(started(), None), NAMES)).convert("RGB")
+    corner = 19  # 26.9 px from the centre: past a pawn's round edge (25), inside its square (22.5)
+    x, y = centre("a1")
+    assert max(image.getpixel((int(x) + corner, int(y) + corner))) > 200, "black's pawn is round"
+    x, y = centre("a6")
+    red = image.getpixel((int(x) + corner, int(y) + corner))
+    assert red[0] > 150 and red[1] < 100, "red's pawn is square"
+
+
 def test_the_picture_changes_with_the_view():
     before = started()
     after, _ = play(before, "alice", {"type": "move", "pawn": 3, "to": "a2"})

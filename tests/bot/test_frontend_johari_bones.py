@@ -263,6 +263,17 @@ def test_describe_state_at_scoring_lists_every_bone_and_who_still_chooses():
     assert all(bone in text for bone in HAND)
 
 
+def test_describe_state_gives_every_scorecard_in_words():
+    """The board's score sheet, for a text-only table and alt text (issue 25): the boxes each player filled."""
+    state, _ = apply(revealed_state(), A, score_action("chance"))
+    state, _ = apply(state, B, score_action("ones"))
+    text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
+    chance, ones = state.scorecard[A]["chance"], state.scorecard[B]["ones"]
+    assert "Alice: bones " in text and f"total {chance} (boxes: Chance {chance})" in text
+    assert f"total {ones} (boxes: Ones {ones})" in text
+    assert re.search(r"Carol: [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
+
+
 def test_rules_text_is_short():
     assert 0 < len(FRONTEND.rules_text) <= 1500
     assert "face out" in FRONTEND.rules_text and "/score" in FRONTEND.rules_text

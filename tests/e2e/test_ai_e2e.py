@@ -111,8 +111,8 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
     clock.advance(49 * HOUR)
     stood_in = await fake_discord.slash(alice, "game substitute", channel=channel)
     assert "now plays for bob" in said(stood_in.response), said(stood_in.response)
+    await parlor.ai.idle()  # the AI rolls for bob at once: its table replaces the one just posted
     assert "plays for bob until" in said(table(fake_discord, channel)), "the table says who the AI plays for"
-    await parlor.ai.idle()
     session = await parlor.host.last_session_in(str(channel.id))
     assert session.ai_played == [str(bob.id)]
     assert any(move.player == str(bob.id) for move in await parlor.host.moves(session)), "the AI rolled for bob"
