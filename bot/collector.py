@@ -22,10 +22,11 @@ bench/bench_table.py and bench/bench_latency.py (the loop's longest step, the lo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import time
 from collections.abc import Awaitable, Callable
+
+from bot.background import Background
 
 _set_aside = False
 FULL_EVERY = 30.0
@@ -61,21 +62,17 @@ class QuietCollector:
         self._collect = collect
         self._last = clock()
         self._thresholds: tuple[int, int, int] | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background("parlor-quiet-collector", self.run)
 
     def start(self) -> None:
-        if self._task is None:
+        if not self._loop.running:
             self._thresholds = gc.get_threshold()
             young, middle, _ = self._thresholds
             gc.set_threshold(young, middle, RARE_FULL)
-            self._task = asyncio.create_task(self.run(), name="parlor-quiet-collector")
+            self._loop.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._loop.stop()
         if self._thresholds is not None:
             gc.set_threshold(*self._thresholds)
             self._thresholds = None

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.background import Background
 from bot.host import Clock, Host
 from bot.shards import Shards
 from bot.store import SessionRecord, Timer
@@ -85,7 +86,7 @@ class TurnDispatcher:
         self._wait = wait
         self._wakeup = asyncio.Event()
         self._sleeping_until: float | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background("parlor-turn-dispatcher", self.run)
 
     def wake(self, due_at: float) -> None:
         """A timer due at `due_at` was added: wake the loop if it sleeps past that (or does not know)."""
@@ -93,15 +94,10 @@ class TurnDispatcher:
             self._wakeup.set()
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run(), name="parlor-turn-dispatcher")
+        self._loop.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._loop.stop()
 
     async def run(self) -> None:
         while True:

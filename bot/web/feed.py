@@ -10,9 +10,10 @@ links' generations (a revoked link's page is closed). Nothing is polled while no
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+
+from bot.background import Background
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class Feed:
         self._poll_seconds = poll_seconds
         self._listeners: dict[int, set[Listener]] = {}
         self._marks: dict[int, Marks] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._poller = Background("parlor-web-feed", self._poll)
         self._someone = asyncio.Event()
 
     @property
@@ -80,15 +81,10 @@ class Feed:
             listener.wake()
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._poll(), name="parlor-web-feed")
+        self._poller.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._poller.stop()
         for listeners in self._listeners.values():
             for listener in listeners:
                 listener.wake()

@@ -61,7 +61,7 @@ async def test_running_makes_automatic_full_collections_rare_and_stopping_restor
     try:
         assert gc.get_threshold() == (before[0], before[1], RARE_FULL)
         with pytest.raises(collector.asyncio.CancelledError):
-            await quiet._task  # type: ignore[misc]
+            await next(task for task in collector.asyncio.all_tasks() if task.get_name() == "parlor-quiet-collector")
         assert waits == [collector.CHECK_EVERY] * 4, "it looks once a CHECK_EVERY"
     finally:
         await quiet.stop()
