@@ -10,6 +10,7 @@ offline only with the plain statement that names are not vouched for.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -20,7 +21,7 @@ from bot.client import ParlorBot
 from games.verify import VOUCHED
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import table
-from tests.e2e.test_ai_e2e import HOUR, quick_ai
+from tests.e2e.test_ai_e2e import HOUR, no_pause, quick_ai
 from tests.e2e.test_dice_e2e import reply
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel
@@ -117,10 +118,18 @@ async def test_a_game_with_a_stand_in_verifies(fake_discord, parlor, tmp_path):
     channel, alice, bob = await two_players(fake_discord, "stand-in", "john-henry")
     await fake_discord.slash(alice, "roll", channel=channel)  # bob never rolls for first player
     clock.advance(49 * HOUR)
+    stand_in_seen = asyncio.Event()
+
+    async def pause_until_the_table_is_read(seconds: float) -> None:
+        await stand_in_seen.wait()
+
+    parlor.ai.sleep = pause_until_the_table_is_read  # else its move may re-post the table as we read it
     await fake_discord.slash(alice, "game substitute", channel=channel)
     board = table(fake_discord, channel)
     assert "Parlor (AI) is playing bob's turn." in board.content, board.content
     assert f"{bob.mention}: your turn" not in board.content and bob.id not in board.pinged
+    parlor.ai.sleep = no_pause
+    stand_in_seen.set()
     await parlor.ai.idle()
     session = await parlor.host.last_session_in(str(channel.id))
     for _ in range(20):  # a few turns with the AI playing for bob
