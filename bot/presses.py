@@ -127,19 +127,22 @@ async def press_button(interaction: discord.Interaction, session_id: int, versio
     await play(interaction, work)
 
 
+async def undo_offered(host: Host, session: SessionRecord, player: str, version: int) -> MoveOutcome:
+    """Take back `player`'s move if the Undo drawn at `version` is his now; anyone else is told whose it
+    is, like any component meant for someone else. Discord's Undo and the web pages' come through here."""
+    session = await host.require_current(session, version, player)
+    undoer = await host.undoer(session)
+    if player != undoer:
+        raise UserError(not_yours(session, (undoer,) if undoer else (), player))
+    return await host.undo(session.id, player, expected_version=version)
+
+
 async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
-    """Undo on the table (bot.buttons.UndoButton): for the one player who may take his move back now;
-    anyone else is told whose it is, like any component meant for someone else."""
+    """Undo on the table (bot.buttons.UndoButton)."""
 
     async def work() -> MoveOutcome:
-        host = host_of(interaction)
         session = await pressed_session(interaction, session_id)
-        player = str(interaction.user.id)
-        session = await host.require_current(session, version, player)
-        undoer = await host.undoer(session)
-        if player != undoer:
-            raise UserError(not_yours(session, (undoer,) if undoer else (), player))
-        return await host.undo(session.id, player, expected_version=version)
+        return await undo_offered(host_of(interaction), session, str(interaction.user.id), version)
 
     await play(interaction, work)
 

@@ -17,7 +17,7 @@ from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Form, Select, Step, narrate
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.presses import NOT_OFFERED, Pressed, not_yours, offered
+from bot.presses import NOT_OFFERED, Pressed, offered, undo_offered
 from bot.replies import image_names
 from bot.store import SessionRecord
 from bot.web.pages import step_choices
@@ -46,11 +46,7 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
     """Do what the page asked; returns what to tell the page (`done` or `step`), or raises `UserError`."""
     version, kind, key, tokens, values = _request(body)
     if kind == "undo":
-        session = await host.require_current(session, version, player)
-        undoer = await host.undoer(session)
-        if player != undoer:
-            raise UserError(not_yours(session, (undoer,) if undoer else (), player))
-        return await _moved(await host.undo(session.id, player, expected_version=version), show_move)
+        return await _moved(await undo_offered(host, session, player, version), show_move)
     pressed = await offered(host, session, player, version, key, KINDS[kind])
     frontend = frontend_for(session.slug)
     if isinstance(pressed.component, Form):
