@@ -17,6 +17,7 @@ from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import table
 from tests.e2e.random_play import RandomPlay
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel
 
 HOUR = 3600.0
 
@@ -28,6 +29,16 @@ async def no_pause(seconds: float) -> None:
 def said(message) -> str:
     """A message's text and its embeds' text."""
     return (message.content or "") + " ".join(str(embed) for embed in message.embeds)
+
+
+async def play_out(bot: ParlorBot, channel: FakeChannel, limit: int = 400) -> None:
+    """Play the channel's game to its end through the host, each player to act taking his first legal move."""
+    for _ in range(limit):
+        session = await bot.host.last_session_in(str(channel.id))
+        if session.status != "active":
+            return
+        player = bot.host.to_act(session)[0]
+        await bot.host.act(session.id, player, bot.host.legal_actions(session, player)[0])
 
 
 def quick_ai(bot: ParlorBot) -> None:
@@ -137,12 +148,7 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
     again = await fake_discord.slash(bob, "game return", channel=channel)
     assert "not playing for you" in said(again.response)
 
-    for _ in range(400):  # the two people play it out
-        session = await parlor.host.last_session_in(str(channel.id))
-        if session.status != "active":
-            break
-        player = parlor.host.to_act(session)[0]
-        await parlor.host.act(session.id, player, parlor.host.legal_actions(session, player)[0])
+    await play_out(parlor, channel)  # the two people
     await parlor.ai.idle()
     final = await parlor.host.last_session_in(str(channel.id))
     assert final.status == "finished"

@@ -21,7 +21,7 @@ from bot.client import ParlorBot
 from games.verify import VOUCHED
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import table
-from tests.e2e.test_ai_e2e import HOUR, no_pause, quick_ai
+from tests.e2e.test_ai_e2e import HOUR, no_pause, play_out, quick_ai
 from tests.e2e.test_dice_e2e import reply
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel
@@ -140,12 +140,7 @@ async def test_a_game_with_a_stand_in_verifies(fake_discord, parlor, tmp_path):
         await parlor.ai.idle()
         session = await parlor.host.last_session_in(str(channel.id))
     await fake_discord.slash(bob, "game return", channel=channel)
-    for _ in range(400):  # the two people play it out
-        session = await parlor.host.last_session_in(str(channel.id))
-        if session.status != "active":
-            break
-        player = parlor.host.to_act(session)[0]
-        await parlor.host.act(session.id, player, parlor.host.legal_actions(session, player)[0])
+    await play_out(parlor, channel)  # the two people
     record = await export_and_check(fake_discord, parlor, channel, alice, tmp_path, "played out")
     (first, last), = record["stand_ins"][str(bob.id)]
     moves = {move["seq"]: move["player"] for move in record["moves"]}
