@@ -9,12 +9,13 @@ outcome is already fixed) and draws those boards. When one of those moves is mad
 the picture already drawn (`Tables.draw_ahead`), and the move's time is the commit and the REST
 call.
 
-Rulings: only sessions with at most `MOVES_FORESEEN` legal moves are foreseen (a Crayon Rails build
-has hundreds); a picture is used only if the committed session has the very state, events, names
-and version it was drawn for (`shows_same_picture`), so a foreseen picture never shows anything a
-move did not do; it is public (the public view) and kept in memory only, never sent otherwise. Work
-stops as soon as an interaction arrives (the gate is busy) and resumes when the bot is idle again;
-only the latest table of a game is foreseen, and at most `SESSIONS_KEPT` games' pictures are kept.
+Rulings: only people's moves are foreseen (the AI moves at once, while its table is being shown),
+and only where they have at most `MOVES_FORESEEN` legal moves (a Crayon Rails build has hundreds).
+A picture is used only if the committed session has the very state, events, names and version it
+was drawn for (`shows_same_picture`), so a foreseen picture never shows anything a move did not do;
+it is public (the public view) and kept in memory only, never sent otherwise. Work stops as soon as
+an interaction arrives (the gate is busy) and resumes when the bot is idle again; only the latest
+table of a game is foreseen, and at most `SESSIONS_KEPT` games' pictures are kept.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class Foresight:
         picture can be taken while it is still being drawn."""
         if not self._pictures(session):
             return
-        moves = [(player, action) for player in self._host.to_act(session)
+        moves = [(player, action) for player in self._host.to_act(session) if player not in session.ai_played
                  for action in self._host.legal_actions(session, player)]
         if not moves or len(moves) > MOVES_FORESEEN:
             return

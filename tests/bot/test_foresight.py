@@ -211,3 +211,22 @@ async def test_games_with_many_choices_and_text_only_tables_are_not_foreseen(
         assert not foresight._wanted and drawings.count == 0
     finally:
         await foresight.stop()
+
+
+async def test_the_ais_moves_are_not_foreseen(host: Host):
+    foresight = Foresight(host, idle=Quiet(), pictures=lambda session: True)
+    foresight.start()
+    try:
+        await host.open_lobby(guild_id="1", channel_id="c-ai", slug="john-henry", creator=ALICE)
+        _, began = await host.seat_ai("c-ai", ALICE.id)
+        assert began is not None
+        session_id = began.session.id
+        await host.act(session_id, ALICE.id, {"type": "roll"})  # the roll-off: the AI's roll is left to do
+        session = await host.current(session_id)
+        assert host.to_act(session) == session.ai_played
+        foresight.shown(session)
+        for _ in range(100):
+            await asyncio.sleep(0)
+        assert session_id not in foresight._drawn, "nothing foreseen for the AI"
+    finally:
+        await foresight.stop()
