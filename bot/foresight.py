@@ -76,6 +76,8 @@ class Foresight:
         self._wanted.pop(session.id, None)
         if session.status == "active" and session.state is not None:
             self._wanted[session.id] = session
+            while len(self._wanted) > SESSIONS_KEPT:
+                self._wanted.popitem(last=False)  # after a burst of moves, only the latest games are foreseen
             self._woken.set()
 
     def picture(self, session: SessionRecord) -> asyncio.Future[bytes] | None:

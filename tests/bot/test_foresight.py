@@ -230,3 +230,27 @@ async def test_the_ais_moves_are_not_foreseen(host: Host):
         assert session_id not in foresight._drawn, "nothing foreseen for the AI"
     finally:
         await foresight.stop()
+
+
+async def test_after_a_burst_only_the_latest_games_are_foreseen(host: Host, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(foresight_module, "SESSIONS_KEPT", 2)
+    drawings = CountedDrawings(monkeypatch, foresight_module)
+    quiet = Quiet()
+    quiet.event.clear()
+    foresight = Foresight(host, idle=quiet, pictures=lambda session: True)
+    foresight.start()
+    try:
+        shown = []
+        for number in range(4):
+            session_id = await begun(host, "john-henry", f"c-burst-{number}")
+            await host.act(session_id, ALICE.id, {"type": "roll"})
+            shown.append(await host.current(session_id))
+            foresight.shown(shown[-1])
+        quiet.event.set()
+        for session in shown[2:]:
+            await settle(foresight, session.id)
+        assert sorted(foresight._drawn) == [session.id for session in shown[2:]]
+        assert drawings.count == sum(len(pictures) for pictures in foresight._drawn.values()), \
+            "the games shown before were never drawn"
+    finally:
+        await foresight.stop()
