@@ -31,6 +31,7 @@ from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
 from bot.panels import user_of
+from bot.replies import as_edit
 from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
 from bot.user_text import bounded_refusal, typed_values
@@ -272,14 +273,6 @@ async def show_done(interaction: discord.Interaction, done: Done,
     if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
-
-
-def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
-    """`send` keyword arguments as `edit_original_response` takes them."""
-    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
-    if "file" in message or "files" in message:
-        edit["attachments"] = [message["file"]] if "file" in message else list(message["files"])
-    return edit
 
 
 def game_channel(client: discord.Client, session: SessionRecord) -> discord.PartialMessageable:

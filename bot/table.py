@@ -52,7 +52,7 @@ from bot.drawing import draw_off_loop
 from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import board_message, image_names, lobby_message, mention
+from bot.replies import as_edit, board_message, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
@@ -85,14 +85,6 @@ def headline(session: SessionRecord) -> str | None:
         return "The game was abandoned. **New game** (or `/game start`) opens a new one."
     return None
 
-
-def as_edit(message: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments for `send` turned into those for `edit` (a file replaces the attachments)."""
-    edit = dict(message)
-    file = edit.pop("file", None)
-    edit["attachments"] = [file] if file is not None else []
-    edit.setdefault("embed", None)
-    return edit
 
 
 class Tables:

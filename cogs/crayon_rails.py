@@ -38,9 +38,6 @@ async def act(interaction: discord.Interaction, command: str, **options: Any) ->
     await perform_game_command(interaction, SLUG, command, lambda: FRONTEND.command_action(command, options))
 
 
-SPENT_PREVIEW = {"embed": None, "attachments": [], "view": None}
-
-
 async def preview_build(interaction: discord.Interaction, to: str) -> None:
     """Show the builder alone where `/build to:` would lay track, with Confirm and Cancel."""
 
@@ -98,14 +95,14 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                                 "use /build to plan your own.")
             session = await pressed_session(interaction, self.session_id)
             if self.choice == "no":
-                return Done(update={"content": "Build cancelled: nothing was built.", **SPENT_PREVIEW})
+                return Done(update={"content": "Build cancelled: nothing was built."})
             host = host_of(interaction)
             if session.version != self.version:
                 return Done(update={"content": "The game has changed since this preview, so it was not built: "
-                                               "use `/build` again.", **SPENT_PREVIEW})
+                                               "use `/build` again."})
             outcome = await host.act(self.session_id, self.player, build_toward(self.target),
                                      expected_version=self.version)
-            return Done.of(outcome, update={"content": "Built: see the table.", **SPENT_PREVIEW})
+            return Done.of(outcome, update={"content": "Built: see the table."})
 
         await play(interaction, work)
 
