@@ -48,10 +48,11 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         target = build_target(to)
         events = host.preview(session, player, build_toward(target))
         public, names = host.public_view(session), image_names(session)
-        text, png = await draw_off_loop(preview_picture, public, names, events, target)
+        text = FRONTEND.build_preview_text(public, events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
         private: dict[str, Any] = {}
         if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.text_view
+            png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
             private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
@@ -62,11 +63,6 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
                              "allowed_mentions": discord.AllowedMentions.none()})
 
     await play(interaction, work)
-
-
-def preview_picture(view: dict, names: dict, events: list[dict], target: str) -> tuple[str, bytes]:
-    """The preview's text and picture, in the drawing pool (`draw_off_loop` passes the pair through)."""
-    return FRONTEND.build_preview(view, names, events, target)
 
 
 class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
