@@ -93,11 +93,9 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     message = bounded_refusal(message, list(typed_values(interaction.data)))
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
-    elif _deferred_thinking(interaction):
-        await interaction.edit_original_response(content=message)
-    elif interaction.message is not None and interaction.message.flags.ephemeral:
-        # A private message's button that no longer applies: say why there, and take its buttons away.
-        await interaction.edit_original_response(content=message, attachments=[], view=None)
+    elif _deferred_thinking(interaction) or (interaction.message is not None and interaction.message.flags.ephemeral):
+        # "thinking…", or a private message whose button no longer applies: the refusal alone is left there.
+        await interaction.edit_original_response(**as_edit({"content": message}))
     else:
         await interaction.followup.send(message, ephemeral=True)
 
