@@ -57,6 +57,8 @@ from bot.replies import image_names
 from bot.store import Seat, Store
 
 RAW_COMMITS = 3000
+SLICES = 10
+"""Alternating slices of raw commits and of moves one at a time (`one_at_a_time_against_raw`)."""
 BURSTS = (50, 200)
 """Moves submitted at once in the extra stall runs: a full garbage collection visits every live object,
 and 1,000 moves in flight at once hold more objects than the 1,000 games themselves."""
@@ -73,21 +75,50 @@ async def store_settings(folder: Path) -> dict[str, str]:
     return settings
 
 
-async def raw_commit_rate(folder: Path, settings: dict[str, str]) -> float:
-    """Single-row commits per second through aiosqlite, one INSERT and one COMMIT each, on a connection
-    with the store's `settings`."""
+async def raw_connection(folder: Path, settings: dict[str, str]) -> aiosqlite.Connection:
+    """A fresh aiosqlite connection with the store's `settings`, and a table to commit rows to."""
     db = await aiosqlite.connect(folder / "raw.sqlite3")
     for pragma, value in settings.items():
         await db.execute(f"PRAGMA {pragma}={value}")
     await db.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
     await db.commit()
+    return db
+
+
+async def raw_commits(db: aiosqlite.Connection, count: int) -> float:
+    """Single-row commits per second through aiosqlite, one INSERT and one COMMIT each, `count` of them."""
     began = time.perf_counter()
-    for number in range(RAW_COMMITS):
+    for number in range(count):
         await db.execute("INSERT INTO rows (value) VALUES (?)", (f"row {number}",))
         await db.commit()
-    elapsed = time.perf_counter() - began
+    return count / (time.perf_counter() - began)
+
+
+async def one_at_a_time_against_raw(folder: Path, name: str, settings: dict[str, str], channels: int
+                                    ) -> tuple[float, float, float]:
+    """Raw commits and moves made one at a time (each committed before the next: every game's first move),
+    in alternating slices of the same run, each slice of moves compared with the raw slice just before it.
+
+    Other work on a shared machine comes and goes within seconds: measured one after the other, the two
+    rates could each catch a different load, and their ratio moved by half from run to run. Returns the
+    median raw rate, the median move rate, and the median of the slices' ratios.
+    """
+    db = await raw_connection(folder, settings)
+    store = await Store.open(folder / f"{name}.sqlite3")
+    host = Host(store)
+    sessions = await open_games(host, channels)
+    raws, moves, ratios = [], [], []
+    per_slice = max(1, channels // SLICES)
+    for first in range(0, channels, per_slice):
+        raws.append(await raw_commits(db, RAW_COMMITS // SLICES))
+        began = time.perf_counter()
+        made = sum([await one_move(host, session, draw=False) for session in sessions[first:first + per_slice]])
+        moves.append(made / (time.perf_counter() - began))
+        ratios.append(moves[-1] / raws[-1])
+    await store.close()
     await db.close()
-    return RAW_COMMITS / elapsed
+    (folder / "raw.sqlite3").unlink()
+    return statistics.median(raws), statistics.median(moves), statistics.median(ratios)
 
 
 class StallMeter:
@@ -203,23 +234,24 @@ async def main(channels: int, rounds: int, repeats: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder)
         settings = await store_settings(path)
-        raws, single, bare, drawn, stalls = [], [], [], [], []
+        raws, single, single_ratios, bare, drawn, stalls = [], [], [], [], [], []
         for repeat in range(repeats):
-            raws.append(await raw_commit_rate(path, settings))
-            rate, _ = await moves_per_second(path, f"single{repeat}", channels, 1, draw=False, burst=1)
+            raw, rate, ratio = await one_at_a_time_against_raw(path, f"single{repeat}", settings, channels)
+            raws.append(raw)
             single.append(rate)
+            single_ratios.append(ratio)
             rate, stall = await moves_per_second(path, f"bare{repeat}", channels, rounds, draw=False)
             bare.append(rate)
             stalls.append(stall)
             rate, stall = await moves_per_second(path, f"drawn{repeat}", channels, rounds, draw=True)
             drawn.append(rate)
             stalls.append(stall)
-            (path / "raw.sqlite3").unlink()
         raw = statistics.median(raws)
         print(f"the store's SQLite settings (and the raw baseline's): {settings}, in {path}")
         print(f"raw aiosqlite single-row commits:          {raw:8.0f} /s")
-        for label, rates in (("moves one at a time, no drawing:", single),
-                             (f"{channels} moves at once, no drawing:", bare),
+        print(f"{'moves one at a time, no drawing:':<42} {statistics.median(single):8.0f} /s "
+              f"({statistics.median(single_ratios):.2f}x raw, slice by slice)")
+        for label, rates in ((f"{channels} moves at once, no drawing:", bare),
                              (f"{channels} moves at once, drawing:", drawn)):
             print(f"{label:<42} {statistics.median(rates):8.0f} /s ({statistics.median(rates) / raw:.2f}x raw)")
         print(f"longest single step on the event loop:  {max(m.longest_step for m in stalls) * 1000:6.1f} ms")
