@@ -35,6 +35,7 @@ from discord.state import ConnectionState
 import bot.__main__
 import bot.actions
 import bot.collector
+import bot.foresight
 import bot.render.canvas
 import bot.table
 from bot.host import Host
@@ -130,7 +131,11 @@ def instrument() -> None:
     timing(Store, "record_move", "  of which: the commit (record_move)")
     timing(bot.table.Tables, "show", "table: show (whole, from commit to saved)")
     timing(bot.table.Tables, "compose", "  of which: compose (view, draw, message)")
+    timing(bot.table.Tables, "_picture", "    of which: the picture (drawn ahead, or now)")
     timing(bot.table, "draw_off_loop", "    of which: drawing pool (draw + encode)")
+    timing(bot.foresight, "draw_off_loop", "foresight: the next moves' boards (at idle moments)")
+    timing(Host, "legal_by_player", "    of which: legal moves")
+    timing(Host, "undoer", "    of which: who may undo")
     timing(bot.render.canvas, "to_png", "      of which: encode (to_png)")
     timing(Store, "table", "  of which: read the table record")
     timing(Store, "save_table", "  of which: save the table record")

@@ -1,14 +1,15 @@
 """One user intent, from interaction to reply: the path every command and button shares.
 
-`play` is the path of anything that may change a game. It sends the acknowledgement first
-(a private "thinking…" only the user sees), before any database or drawing work, so Discord's
-3-second deadline is met however slow the rest is. Then the host commits, the game's table is
+`play` is the path of anything that may change a game. The host commits, the game's table is
 brought up to date (`bot.table`), the players' private panels are refreshed (`bot.panels`), and
-the actor gets his private note, if any; a slash command's "thinking…" is removed when there is
-nothing private to say. The work does not wait for Discord's answer to the acknowledgement (a
-round trip that would only delay the table, issue 24): only what answers the interaction itself
-(a refusal, the private note, removing "thinking…") waits until it has been acknowledged. If the
-acknowledgement fails, a move already made stays made and shown, and the failure is logged.
+the actor gets his private note, if any. All this usually takes a few milliseconds, so the
+interaction is answered only afterwards (`Acknowledgement`): with the private note or the refusal
+itself, in one call, if there is one; else as before, a private "thinking…" removed at once. No
+REST call goes in front of the table's (issue 24). A component on a private message is still
+acknowledged first, as an update of that message, which its next step or dismissal then edits.
+Should the work outlast `ACK_WITHIN` seconds (a slow disk, Discord's rate limits), the private
+"thinking…" is sent then, well inside Discord's 3-second deadline, and the answer replaces it. If
+the acknowledgement fails, a move already made stays made and shown, and the failure is logged.
 
 A refusal is a private message saying what to do instead and changes nothing; an unexpected
 error is logged with its traceback and answered with an apology. `guarded` is the same for
@@ -30,6 +31,7 @@ from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
 from bot.panels import user_of
+from bot.replies import as_edit
 from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
 from bot.user_text import bounded_refusal, typed_values
@@ -108,12 +110,61 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     """
     if interaction.response.is_done():
         return
-    on_private = (interaction.message is not None and interaction.message.flags.ephemeral
-                  and interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit))
-    if on_private:
+    if _on_private_message(interaction):
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+ACK_WITHIN = 1.0
+"""Seconds a game interaction runs unanswered before it is acknowledged (Discord allows 3)."""
+
+
+class Acknowledgement:
+    """An interaction's acknowledgement, sent only if its work outlasts `ACK_WITHIN` (or when asked)."""
+
+    def __init__(self, interaction: discord.Interaction, within: float | None = None) -> None:
+        self._interaction = interaction
+        self._sending: asyncio.Future[None] | None = None
+        self._timer = asyncio.get_running_loop().call_later(ACK_WITHIN if within is None else within, self.send)
+
+    @property
+    def sent(self) -> bool:
+        """Whether the acknowledgement is sent or on its way: the interaction is then answered by edits."""
+        return self._sending is not None
+
+    def send(self) -> asyncio.Future[None]:
+        """Acknowledge now, once; the future is done when Discord has it."""
+        self._timer.cancel()
+        if self._sending is None:
+            self._sending = asyncio.ensure_future(acknowledge(self._interaction))
+        return self._sending
+
+    def withhold(self) -> bool:
+        """Answer directly instead: True if no acknowledgement was sent (none will be), False if one was."""
+        self._timer.cancel()
+        return self._sending is None
+
+
+def _on_private_message(interaction: discord.Interaction) -> bool:
+    return (interaction.message is not None and interaction.message.flags.ephemeral
+            and interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit))
+
+
+async def answer_directly(interaction: discord.Interaction, done: Done, private: dict[str, Any] | None) -> bool:
+    """Answer an unacknowledged interaction with its private note in one call; False if it needs the usual
+    path (a private message's step, a dismissal, nothing to say: "thinking…", then removed)."""
+    if _on_private_message(interaction) or done.dismiss:
+        return False
+    private = private or done.update
+    if private is not None:
+        about = done.session_id if done.session_id is not None else done.note_of
+        notes = getattr(interaction.client, "private_notes", None)
+        if about is not None and notes is not None and private.get("view") is not None:
+            await notes.shown(about, interaction)  # the one he had before for this game goes first
+        await interaction.response.send_message(**{**private, "ephemeral": True})
+        return True
+    return False
 
 
 def _gate(interaction: discord.Interaction) -> Gate | None:
@@ -156,14 +207,17 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
     """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
 
     async def steps() -> None:
-        acknowledged = asyncio.ensure_future(acknowledge(interaction))
+        acknowledgement = Acknowledgement(interaction)
+        if _on_private_message(interaction):
+            acknowledgement.send()  # its step or dismissal edits that message: acknowledged while it is there
         try:
             got = await work()
         except BaseException:
-            await acknowledged  # a refusal answers the acknowledged interaction (if the ack failed: that error)
+            if not acknowledgement.withhold():
+                await acknowledgement.send()  # a refusal answers the acknowledged interaction (if it failed: that)
             raise
         done = Done.of(got) if isinstance(got, MoveOutcome) else (got or Done())
-        await show_done(interaction, done, acknowledged)
+        await show_done(interaction, done, acknowledgement)
 
     await guarded(interaction, steps)
 
@@ -175,11 +229,11 @@ async def pressed_session(interaction: discord.Interaction, session_id: int) -> 
                                                          guild_id=guild, player=str(interaction.user.id))
 
 
-async def show_done(interaction: discord.Interaction, done: Done, acknowledged: Awaitable[None] | None = None
-                    ) -> None:
+async def show_done(interaction: discord.Interaction, done: Done,
+                    acknowledgement: Acknowledgement | None = None) -> None:
     """The table, the panels, then the actor's private note (or the end of his "thinking…").
 
-    `acknowledged`: the acknowledgement still on its way, awaited before the interaction is answered."""
+    `acknowledgement`: the interaction's, if it may not be sent yet (then the answer may go directly)."""
     client = interaction.client
     private = done.private
     if done.session_id is not None:
@@ -193,8 +247,10 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
             await client.panels.update(done.outcome)  # type: ignore[attr-defined]
         except Exception:
             log.exception("could not update the panels of session %s", done.outcome.session.id)
-    if acknowledged is not None:
-        await acknowledged
+    if acknowledgement is not None:
+        if acknowledgement.withhold() and await answer_directly(interaction, done, private):
+            return
+        await acknowledgement.send()
     update = done.update
     if update is not None and _deferred_thinking(interaction):
         # Acknowledged with a private "thinking…" (not on a private message): that is what can change.
@@ -217,14 +273,6 @@ async def show_done(interaction: discord.Interaction, done: Done, acknowledged: 
     if private is None and _deferred_thinking(interaction):
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
-
-
-def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
-    """`send` keyword arguments as `edit_original_response` takes them."""
-    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
-    if "file" in message or "files" in message:
-        edit["attachments"] = [message["file"]] if "file" in message else list(message["files"])
-    return edit
 
 
 def game_channel(client: discord.Client, session: SessionRecord) -> discord.PartialMessageable:

@@ -62,13 +62,15 @@ def latest(text: str, limit: int) -> str:
     return "…" + tail
 
 
-def shorten(text: str, limit: int = ALT_TEXT_MAX) -> str:
-    """`text` within `limit` characters, cut at a word with an ellipsis when longer."""
+def shorten(text: str, limit: int = ALT_TEXT_MAX, marks: Sequence[str] = (" ",)) -> str:
+    """`text` within `limit` characters, cut with an ellipsis when longer: at the last of the first of
+    `marks` found in its second half (e.g. between list entries, else between words)."""
     if len(text) <= limit:
         return text
     cut = text[:limit - 1]
-    if " " in cut[limit // 2:]:
-        cut = cut[:cut.rindex(" ")]
+    mark = next((mark for mark in marks if mark in cut[limit // 2:]), None)
+    if mark is not None:
+        cut = cut[:cut.rindex(mark)]
     return cut.rstrip(" ,;") + "…"
 
 

@@ -25,6 +25,7 @@ from bot.collector import QuietCollector, set_aside_start_up
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.dm_reach import DmReach
+from bot.foresight import Foresight
 from bot.gate import Gate
 from bot.host import Host, UserError
 from bot.notices import DiscordNotices
@@ -115,6 +116,9 @@ class ParlorBot(commands.Bot):
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
         self.host.committing = self.tables.draw_ahead
+        self.foresight = Foresight(self.host, idle=self.gate.idle,
+                                   pictures=lambda session: not self.host.text_view.known_text(session.guild_id))
+        self.tables.foresight = self.foresight
         self.host.moved_elsewhere = self.tables.forget
         self.panels = Panels(self, self.host, self.dm_reach)
         self.private_notes = PrivateNotes()
@@ -129,6 +133,7 @@ class ParlorBot(commands.Bot):
         set_aside_start_up()
         self.collector = QuietCollector(lambda: self.gate.running > 0)
         self.collector.start()
+        self.foresight.start()
 
     async def start_web(self) -> None:
         """The web pages (bot.web), when WEB_PORT is set: served from this process, told of its commits."""
@@ -173,6 +178,8 @@ class ParlorBot(commands.Bot):
             await self.ai.stop()
         if getattr(self, "collector", None) is not None:
             await self.collector.stop()
+        if getattr(self, "foresight", None) is not None:
+            await self.foresight.stop()
         if self.web is not None:
             await self.web.stop()
         try:

@@ -21,11 +21,12 @@ import discord
 
 from bot.alt_text import attachment, ending
 from bot.host import Host, UserError
+from bot.move_replay import narrated
 from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
 from games import get_game
 from games.dice import commitment
-from games.record import WHO_PLAYED, GameRecord, RecordedMove, replay_log
+from games.record import WHO_PLAYED, GameRecord, RecordedMove
 from games.verify import VOUCHED, NotARecord, Verdict, parse_record, verify
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -68,11 +69,8 @@ async def finished_session(host: Host, channel_id: str, guild_id: str | None, nu
 def build_record(session: SessionRecord, moves: list[MoveRecord]) -> GameRecord:
     """The record of a finished game, replayed from its move log to add each move's events."""
     assert session.dice_seed is not None and session.setup_outcomes is not None
-    steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
-                       ((m.player, m.action, m.outcomes) for m in moves))
-    next(steps)
     recorded = [RecordedMove(seq=move.seq, player=move.player, action=move.action, outcomes=move.outcomes,
-                             events=events) for move, (_, events) in zip(moves, steps, strict=True)]
+                             events=events) for move, events in narrated(session, moves)]
     return GameRecord(commitment=commitment(session.dice_seed), seed=session.dice_seed,
                       setup=session.setup_outcomes, moves=recorded, **stored_facts(session))
 
@@ -120,6 +118,12 @@ async def compare_with_stored(host: Host, record: GameRecord, verdict: Verdict, 
 async def record_of(host: Host, session: SessionRecord) -> GameRecord:
     moves = await host.moves(session)
     return await asyncio.to_thread(build_record, session, moves)
+
+
+async def exported_file(host: Host, session: SessionRecord) -> discord.File:
+    """`/game export`'s file: the record built and written as JSON in a worker thread, both as long as the game."""
+    moves = await host.moves(session)
+    return await asyncio.to_thread(lambda: record_file(build_record(session, moves)))
 
 
 def record_file(record: GameRecord) -> discord.File:

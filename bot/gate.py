@@ -37,6 +37,10 @@ class Gate:
             if self._running == 0:
                 self._idle.set()
 
+    async def idle(self) -> None:
+        """Return once no interaction is in flight (at once if none is)."""
+        await self._idle.wait()
+
     async def close(self, timeout: float) -> bool:
         """Admit nothing more; wait up to `timeout` s for those in flight. True if all finished."""
         self.open = False

@@ -554,14 +554,9 @@ class Host:
         state = self.state_of(session)
         rng = RecordingRandomness(await self._chance_of_next_move(session))
         try:
-            new_state, events = game.apply(state, player, dict(action), rng)
+            new_state, events, result, changes = self._consequences(session, game, state, player, action, rng)
         except IllegalMove as refusal:
             raise UserError(self.humanize(session, refusal.message)) from None
-        result = game.result(new_state)
-        changes: dict[str, Any] = {"state": new_state.model_dump_json(),
-                                   "turn_events": turn_events(session, game.to_act(state),
-                                                              game.to_act(new_state) if result is None else [],
-                                                              events)}
         ratings: list[RatingChange] = []
         if result is not None:
             changes.update(status="finished", result={**result, **who_played(session)}, end_reason="played out")
@@ -590,6 +585,43 @@ class Host:
             views_after={p: game.view(new_state, p) for p in session.player_ids},
             legal=self.legal_by_player(updated),
         )
+
+    @staticmethod
+    def _consequences(session: SessionRecord, game: Game, state: BaseModel, player: str,
+                      action: Mapping[str, Any], rng: Randomness
+                      ) -> tuple[BaseModel, list[dict], dict | None, dict[str, Any]]:
+        """What `action` does to the game: the new state, its events, the result if it ends the game, and
+        the session's changes that show it (state and turn events). Raises IllegalMove."""
+        new_state, events = game.apply(state, player, dict(action), rng)
+        result = game.result(new_state)
+        changes: dict[str, Any] = {"state": new_state.model_dump_json(),
+                                   "turn_events": turn_events(session, game.to_act(state),
+                                                              game.to_act(new_state) if result is None else [],
+                                                              events)}
+        return new_state, events, result, changes
+
+    def foresee(self, session: SessionRecord, player: str, action: Mapping[str, Any]
+                ) -> tuple[SessionRecord, dict] | None:
+        """The session as `action` would leave it, and its public view, committing nothing: what the table
+        would show after that move (bot.foresight draws it before it is made).
+
+        Only where the move's chance is already fixed (the game's committed dice, the move's number known
+        here) and the session is the one this process last committed: else None. Nothing foreseen is ever
+        shown unless the move is made and committed and leaves exactly this session.
+        """
+        last = self._last_seq.get(session.id)
+        known = self._records.get(session.id)
+        if (session.dice_seed is None or last is None or known is None or known.version != session.version
+                or session.status != "active"):
+            return None
+        game = get_game(session.slug)
+        rng = RecordingRandomness(DiceRandomness(session.dice_seed, last + 1))
+        try:
+            new_state, _, _, changes = self._consequences(session, game, self.state_of(session), player,
+                                                          action, rng)
+        except IllegalMove:
+            return None
+        return session.model_copy(update={**changes, "version": session.version + 1}), game.view(new_state, None)
 
     async def _chance_of_next_move(self, session: SessionRecord) -> Randomness:
         """The next move's dice, fixed by the game's seed and the move's sequence number.

@@ -258,8 +258,7 @@ def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict 
         if panel is not None:
             return Done.of(outcome, update=panel)
         return Done.of(outcome, dismiss=True)
-    closed = ({"content": _done(outcome), "view": None, "attachments": [],
-               "allowed_mentions": discord.AllowedMentions.none()}
+    closed = ({"content": _done(outcome), "allowed_mentions": discord.AllowedMentions.none()}
               if _from_private_message(interaction) else None)
     return Done.of(outcome, private=panel, update=closed)
 

@@ -1,4 +1,5 @@
-"""Messages built from views: the board embed, the lobby card, the log.
+"""Messages built from views: the board embed, the lobby card, the log; and `as_edit`, which turns
+such a message into the edit that shows it in place of another.
 
 Everything here reads views and session metadata only, never engine state, so
 what reaches a channel is exactly what the public view allows.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 
@@ -25,6 +27,26 @@ from games import GAMES, get_game
 BOARD_FILE = "board.png"
 WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
+
+
+def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
+    """`send` keyword arguments turned into an edit that shows exactly that message, whatever was there before.
+
+    Discord keeps what an edit does not mention: an edit without a file would keep the old picture,
+    one without an embed the old embed (e.g. a build preview's, with its picture). So the text, the
+    attachments, the embed and the items are always replaced: a message without a file edits to no
+    picture, without an embed to none, without a view to no buttons. `ephemeral` is only for sending.
+    Both the tables (bot.table) and the private replies (bot.actions) edit through here.
+    """
+    edit = {key: value for key, value in message.items() if key not in ("ephemeral", "file", "files")}
+    if "attachments" not in edit:
+        file = message.get("file")
+        edit["attachments"] = [file] if file is not None else list(message.get("files") or [])
+    if "embeds" not in edit:
+        edit.setdefault("embed", None)
+    edit.setdefault("content", None)
+    edit.setdefault("view", None)
+    return edit
 
 
 def mention(player_id: str) -> str:

@@ -88,12 +88,13 @@ def share_view(kind: str, argument: str = "") -> discord.ui.View:
 
 async def answer_privately(interaction: discord.Interaction, kind: str, argument: str = "") -> None:
     """Answer with the `kind` answer for the user alone, with a Share button (refusals stay private too)."""
-    from bot.actions import acknowledge, as_edit, guarded
+    from bot.actions import acknowledge, guarded
+    from bot.replies import as_edit
 
     async def work() -> None:
         await acknowledge(interaction)
         message = await SHARERS[kind](interaction, argument)
-        await interaction.edit_original_response(**as_edit(message), view=share_view(kind, argument))
+        await interaction.edit_original_response(**as_edit({**message, "view": share_view(kind, argument)}))
 
     await guarded(interaction, work)
 

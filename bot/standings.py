@@ -6,6 +6,9 @@ its alt text (the attachment's description) names the top entries for screen rea
 shows is the server's choice (`/settings leaderboard`): games between people only (the default), or
 every rated game, the AI's seats included and the AI listed. Without a game it shows each game's top
 three on the server, the games with the most rated players first.
+
+Ruling: players whose shown ratings are equal share a rank (standard competition ranking: 1, 2, 2, 4), in the
+words, the picture (the same medal colour) and the alt text; a top three may then end inside a tie.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.ai_seats import AI_NAME
-from bot.alt_text import attachment
+from bot.alt_text import attachment, shorten
 from bot.drawing import draw_off_loop
 from bot.ratings import ALL, PEOPLE, change_text, new_rating, shown
 from bot.render.canvas import (
@@ -42,7 +45,6 @@ STRIPE = (236, 229, 212)
 PAPER = (245, 240, 228)
 PALETTE = game_palette([PAPER, STRIPE, INK, MUTED, GOLD, SILVER, BRONZE], [INK, MUTED, GOLD, SILVER, BRONZE],
                        [PAPER, STRIPE])
-DESCRIPTION_MAX = 1024
 
 
 def pool_of(with_ai: bool) -> str:
@@ -57,6 +59,16 @@ async def leaderboard_rows(store: Store, guild_id: str, slug: str | None, with_a
         return [(slug, await store.leaderboard(guild_id, pool, slug, TOP))]
     return [(game, await store.leaderboard(guild_id, pool, game, TOP_PER_GAME))
             for game in await store.rated_games(guild_id, pool)]
+
+
+def ranked(rows: Sequence[RatedPlayer]) -> list[tuple[int, RatedPlayer]]:
+    """Each row with its rank, best first: equal shown ratings share a rank, the next rank skipping as many
+    (standard competition ranking: 1, 2, 2, 4). The store returns them in the order of the shown rating."""
+    found: list[tuple[int, RatedPlayer]] = []
+    for index, row in enumerate(rows):
+        tied = found and shown(found[-1][1].rating) == shown(row.rating)
+        found.append((found[-1][0] if tied else index + 1, row))
+    return found
 
 
 def _entry(rank: int, row: RatedPlayer) -> str:
@@ -76,17 +88,18 @@ def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: st
     for game, rows in sections:
         if slug is None:
             lines.append(f"__{get_game(game).title}__")
-        lines += [_entry(rank, row) for rank, row in enumerate(rows, start=1)]
+        lines += [_entry(rank, row) for rank, row in ranked(rows)]
     lines.append("Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours).")
     return "\n".join(lines)[:2000]
 
 
 def alt_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None) -> str:
-    """The picture's description for screen readers: the top entries, in order."""
-    parts = [f"{get_game(game).title}: " + "; ".join(_entry(rank, row) for rank, row in enumerate(rows, start=1))
+    """The picture's description for screen readers: the top entries, in order; past Discord's limit (bot.alt_text)
+    the last entries that do not fit whole give way to an ellipsis."""
+    parts = [f"{get_game(game).title}: " + "; ".join(_entry(rank, row) for rank, row in ranked(rows))
              for game, rows in sections if rows]
     title = f"Leaderboard of {get_game(slug).title}" if slug else "Leaderboard of every game"
-    return f"{title}. {'. '.join(parts) or 'No rated game yet'}."[:DESCRIPTION_MAX]
+    return shorten(f"{title}. {'. '.join(parts) or 'No rated game yet'}.", marks=("; ", " "))
 
 
 def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: str, subtitle: str) -> bytes:
@@ -102,8 +115,8 @@ def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: s
         board.text((MARGIN, y + ROW / 2), get_game(game).title, KEY, INK, "lm", bold=True)
         board.text((PHONE_WIDTH - MARGIN, y + ROW / 2), "rating  games", SMALL, MUTED, "rm")
         y += ROW
-        for rank, row in enumerate(found, start=1):
-            if rank % 2:
+        for index, (rank, row) in enumerate(ranked(found)):
+            if index % 2 == 0:
                 board.draw.rectangle((MARGIN // 2, y, PHONE_WIDTH - MARGIN // 2, y + ROW - 1), fill=STRIPE)
             medal = {1: GOLD, 2: SILVER, 3: BRONZE}.get(rank, INK)
             middle = y + ROW / 2

@@ -17,9 +17,10 @@ brought up to date at start-up (`catch_up`) or by the next interaction with the 
 for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
 
 Speed (issue 24): a move's picture is drawn while its commit is in flight (`draw_ahead`, called by
-the host just before the commit) and used only if the committed session is the one it was drawn
-for; the table records are kept in memory once read or written (one process owns a guild, as
-for the host's sessions), so showing a move reads nothing from the database.
+the host just before the commit), or was drawn before the move at an idle moment (bot.foresight),
+and is used only if the committed session is the one it was drawn for; the table records are kept
+in memory once read or written (one process owns a guild, as for the host's sessions), so showing a
+move reads nothing from the database.
 
 A server may ask for text-only tables (bot.text_view): the same message and buttons, no picture.
 
@@ -48,9 +49,10 @@ import discord
 
 from bot.ai_seats import AI_NAME
 from bot.drawing import draw_off_loop
+from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import board_message, image_names, lobby_message, mention
+from bot.replies import as_edit, board_message, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
@@ -84,14 +86,6 @@ def headline(session: SessionRecord) -> str | None:
     return None
 
 
-def as_edit(message: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments for `send` turned into those for `edit` (a file replaces the attachments)."""
-    edit = dict(message)
-    file = edit.pop("file", None)
-    edit["attachments"] = [file] if file is not None else []
-    edit.setdefault("embed", None)
-    return edit
-
 
 class Tables:
     """Keeps every game's table up to date through a connected client."""
@@ -102,6 +96,8 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ahead: OrderedDict[int, tuple[SessionRecord, asyncio.Future[bytes]]] = OrderedDict()
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
+        self.foresight: Foresight | None = None
+        """Draws the next moves' pictures at idle moments (bot.foresight); None: every picture drawn after its move."""
         self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
         """The game's public web page, for the table's **Watch on the web** link (bot.web; None: no link)."""
 
@@ -121,8 +117,10 @@ class Tables:
         """Start drawing the picture of `session` as a move about to commit will leave it (Host.committing)."""
         if session.state is None or self.host.text_view.known_text(session.guild_id):
             return
-        drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board, public_view,
-                                                      image_names(session), session.turn_events))
+        drawing = self.foresight.picture(session) if self.foresight is not None else None
+        if drawing is None:
+            drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board, public_view,
+                                                          image_names(session), session.turn_events))
         drawing.add_done_callback(lambda done: done.cancelled() or done.exception())  # unused: no warning
         self._ahead.pop(session.id, None)
         self._ahead[session.id] = (session, drawing)
@@ -132,9 +130,14 @@ class Tables:
     async def _picture(self, session: SessionRecord, view: dict) -> bytes:
         """The board of the session as committed: drawn ahead of its commit if that drew this very session."""
         ahead = self._ahead.get(session.id)
-        if ahead is not None and _same_picture(ahead[0], session):
+        if ahead is not None and shows_same_picture(ahead[0], session):
             del self._ahead[session.id]
-            return await ahead[1]
+            try:
+                return await asyncio.shield(ahead[1])
+            except asyncio.CancelledError:
+                if not ahead[1].cancelled():
+                    raise
+                # A foreseen drawing given up (bot.foresight): drawn now.
         return await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                    session.turn_events)
 
@@ -205,6 +208,8 @@ class Tables:
                 await self._retire(channel, previous)
             if first:
                 await self._retire_earlier(session)
+            if self.foresight is not None:
+                self.foresight.shown(session)
 
     async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
         """Delete a superseded table; if that fails, at least take its buttons away."""
@@ -256,12 +261,6 @@ class Tables:
             except Exception:
                 log.exception("could not bring the table of session %s up to date", session_id)
         return caught
-
-
-def _same_picture(drawn: SessionRecord, session: SessionRecord) -> bool:
-    """Whether a picture drawn for `drawn` shows `session`: the same version, state, events and names."""
-    return (drawn.version == session.version and drawn.state == session.state
-            and drawn.turn_events == session.turn_events and image_names(drawn) == image_names(session))
 
 
 def _shows_session(message: discord.Message) -> int | None:

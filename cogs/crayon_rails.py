@@ -38,9 +38,6 @@ async def act(interaction: discord.Interaction, command: str, **options: Any) ->
     await perform_game_command(interaction, SLUG, command, lambda: FRONTEND.command_action(command, options))
 
 
-SPENT_PREVIEW = {"embed": None, "attachments": [], "view": None}
-
-
 async def preview_build(interaction: discord.Interaction, to: str) -> None:
     """Show the builder alone where `/build to:` would lay track, with Confirm and Cancel."""
 
@@ -51,10 +48,11 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         target = build_target(to)
         events = host.preview(session, player, build_toward(target))
         public, names = host.public_view(session), image_names(session)
-        text, png = await draw_off_loop(preview_picture, public, names, events, target)
+        text = FRONTEND.build_preview_text(public, events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
         private: dict[str, Any] = {}
         if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.text_view
+            png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
             private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
@@ -65,11 +63,6 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
                              "allowed_mentions": discord.AllowedMentions.none()})
 
     await play(interaction, work)
-
-
-def preview_picture(view: dict, names: dict, events: list[dict], target: str) -> tuple[str, bytes]:
-    """The preview's text and picture, in the drawing pool (`draw_off_loop` passes the pair through)."""
-    return FRONTEND.build_preview(view, names, events, target)
 
 
 class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -98,14 +91,14 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                                 "use /build to plan your own.")
             session = await pressed_session(interaction, self.session_id)
             if self.choice == "no":
-                return Done(update={"content": "Build cancelled: nothing was built.", **SPENT_PREVIEW})
+                return Done(update={"content": "Build cancelled: nothing was built."})
             host = host_of(interaction)
             if session.version != self.version:
                 return Done(update={"content": "The game has changed since this preview, so it was not built: "
-                                               "use `/build` again.", **SPENT_PREVIEW})
+                                               "use `/build` again."})
             outcome = await host.act(self.session_id, self.player, build_toward(self.target),
                                      expected_version=self.version)
-            return Done.of(outcome, update={"content": "Built: see the table.", **SPENT_PREVIEW})
+            return Done.of(outcome, update={"content": "Built: see the table."})
 
         await play(interaction, work)
 

@@ -12,6 +12,7 @@ from bot.ai_seats import AI_NAME
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome, UserError
+from bot.move_replay import narrated_moves
 from bot.replies import (
     board_message,
     game_label,
@@ -210,7 +211,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         async def work() -> None:
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
-            moves = await host.narrated_moves(session)
+            moves = await narrated_moves(host, session)
             await interaction.response.send_message(f"**{game_label(session)}**\n{log_text(session, moves)}",
                                                     ephemeral=True)
 
@@ -262,7 +263,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             session = await game_record.finished_session(host, str(interaction.channel_id),
                                                           str(interaction.guild_id), game)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            file = game_record.record_file(await game_record.record_of(host, session))
+            file = await game_record.exported_file(host, session)
             await interaction.followup.send(
                 f"The record of {game_label(session)}. Check it with `python -m games.verify {file.filename}` "
                 "(in a copy of Parlor) or `/game verify`.", file=file, ephemeral=True)

@@ -121,6 +121,12 @@ def demand_label(card: int, demand: int) -> str:
     return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
 
 
+def _built(events: list[dict]) -> tuple[list[str], int, str]:
+    """The track a build would lay, its cost and its builder, from the events it would cause."""
+    built = next(event for event in events if event["type"] == "built")
+    return built["path"], built["cost"], built["player"]
+
+
 class CrayonRailsFrontend(Frontend):
     slug = "crayon-rails"
     rules_text = RULES
@@ -168,17 +174,19 @@ class CrayonRailsFrontend(Frontend):
             raise IllegalMove(f"Give {' and '.join(missing)}: {COMMANDS[command]}.")
         return {"type": command, **{name: given[name] for name in needed}}
 
-    def build_preview(self, view: dict, names: Names, events: list[dict], target: str) -> tuple[str, bytes]:
-        """Text and picture for a `/build to:` preview, from the events the build would cause."""
-        built = next(event for event in events if event["type"] == "built")
-        path, cost = built["path"], built["cost"]
-        player = next(p for p in view["players"] if p["id"] == built["player"])
+    def build_preview_text(self, view: dict, events: list[dict], target: str) -> str:
+        """The words of a `/build to:` preview, from the events the build would cause."""
+        path, cost, builder = _built(events)
+        player = next(p for p in view["players"] if p["id"] == builder)
         reach = "" if path[-1] == target else f" (toward {place_label(target)}: the rest on a later turn)"
-        text = (f"Build {len(path) - 1} sections from {place_label(path[0])} to {place_label(path[-1])}{reach} "
+        return (f"Build {len(path) - 1} sections from {place_label(path[0])} to {place_label(path[-1])}{reach} "
                 f"for **{cost}** ({' '.join(path)}); "
                 f"cash {player['cash']} -> {player['cash'] - cost}.")
-        caption = f"Proposed: {' '.join(path)}  cost {cost}"
-        return text, draw_build_preview(view, dict(names), path, caption)
+
+    def build_preview_picture(self, view: dict, names: Names, events: list[dict]) -> bytes:
+        """The picture of a `/build to:` preview (drawn only for who gets pictures: bot.text_view)."""
+        path, cost, _ = _built(events)
+        return draw_build_preview(view, dict(names), path, f"Proposed: {' '.join(path)}  cost {cost}")
 
     def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any],
                 view: dict | None = None, viewer: str = "") -> list[tuple[str, str]]:

@@ -4,8 +4,8 @@ Top to bottom: once the game is over, the gold result banner every game's final 
 (who won, each player's final cash); the players (cash, train, loads, goals), a close-up map around the acting player's
 train or network (city names with their mileposts and the loads they supply), the card pool (one
 line per card, the acting player's cards marked), and the whole map with a legend of supply codes
-(its city names laid over the track, each placed where it covers no other label, at a size a phone
-can read).
+(its city names placed where each covers no other label, at a size a phone can read). On both maps the
+city labels' letters are laid over the track, so a line of track never hides a name.
 
 Speed: both maps' terrain, rivers and city labels never change, so they are drawn once, in full
 colour with smooth text, and reduced to a fixed palette ("P" image) that every picture shares. A
@@ -157,10 +157,9 @@ def map_layer(style: MapStyle) -> Image.Image:
             draw.polygon([(x, y - size), (x - size, y + size * 0.7), (x + size, y + size * 0.7)],
                          fill=PEAK[terrain])
     _draw_cities(draw, style)
-    if not style.detailed:
-        for label in overview_label_places(style):
-            draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
-                      stroke_width=2, stroke_fill=LABEL_HALO)
+    for label in label_places(style):
+        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
+                  stroke_width=_halo(style), stroke_fill=LABEL_HALO)
     _draw_rivers(draw, style)
     if not style.detailed:
         small = font(11)
@@ -199,11 +198,6 @@ def _draw_cities(draw: ImageDraw.ImageDraw, style: MapStyle) -> None:
         else:
             r = 5 * scale
             draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK)
-        halo = {"stroke_width": 3, "stroke_fill": LABEL_HALO}
-        if style.detailed:
-            draw.text((x, y + 12 * scale), f"{city.name} {city.at}", font=font(17), fill=INK, anchor="mt", **halo)
-            draw.text((x, y + 12 * scale + 19), ", ".join(city.supplies), font=font(15), fill=SUPPLY_INK,
-                      anchor="mt", **halo)
 
 
 OVERVIEW_NAME, OVERVIEW_CODES = 16, 14
@@ -218,6 +212,30 @@ class Label:
     xy: tuple[float, float]
     anchor: str
     box: tuple[float, float, float, float]
+
+
+def _halo(style: MapStyle) -> int:
+    """The width of the light outline around a label's letters on the map layer."""
+    return 3 if style.detailed else 2
+
+
+@cache
+def label_places(style: MapStyle) -> tuple[Label, ...]:
+    """Every city label of a map: on the close-up each city's name and milepost below it, its supplies
+    under them (type a phone reads: about 11 and 10 px at 400 px wide); on the whole map, see
+    `overview_label_places`."""
+    if not style.detailed:
+        return overview_label_places(style)
+    scale = style.spacing / 28
+    measure = ImageDraw.Draw(Image.new("1", (1, 1)))
+    placed = []
+    for city in board().cities.values():
+        x, y = style.point(city.at)
+        for text, size, fill, xy in ((f"{city.name} {city.at}", 17, INK, (x, y + 12 * scale)),
+                                     (", ".join(city.supplies), 15, SUPPLY_INK, (x, y + 12 * scale + 19))):
+            box = measure.textbbox(xy, text, font=font(size), anchor="mt", stroke_width=_halo(style))
+            placed.append(Label(text, size, fill, xy, "mt", box))
+    return tuple(placed)
 
 
 @cache
@@ -255,17 +273,22 @@ def overview_label_places(style: MapStyle) -> tuple[Label, ...]:
 
 
 @cache
-def overview_labels(style: MapStyle) -> tuple[Image.Image, Image.Image]:
-    """The letters of the whole map's city labels (the map layer has them with their halo), as a
-    palette image and its mask pasted over the track: track still shows between the letters, but
-    never hides one. A river crossing a label covers is drawn again over it."""
+def map_labels(style: MapStyle) -> tuple[Image.Image, Image.Image]:
+    """The letters of a map's city labels (the map layer has them with their halo), as a palette image
+    and its mask pasted over the track, on the close-up as on the whole map: track still shows between
+    the letters, but never hides one. On the close-up, where track is wide and the letters are thin, each
+    letter keeps a one-pixel outline of the halo's colour, so that it reads on a track of any colour.
+    A river crossing a label covers is drawn again over it."""
     image = Image.new("RGB", style.size, LABEL_HALO)
     mask = Image.new("L", style.size, 0)
     draw, masking = ImageDraw.Draw(image), ImageDraw.Draw(mask)
-    labels = overview_label_places(style)
+    labels = label_places(style)
+    outline = 1 if style.detailed else 0
     for label in labels:
-        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor)
-        masking.text(label.xy, label.text, font=font(label.size), fill=255, anchor=label.anchor)
+        draw.text(label.xy, label.text, font=font(label.size), fill=label.fill, anchor=label.anchor,
+                  stroke_width=outline, stroke_fill=LABEL_HALO)
+        masking.text(label.xy, label.text, font=font(label.size), fill=255, anchor=label.anchor,
+                     stroke_width=outline)
     width = max(3, style.spacing // 8)
     for sections in board().rivers.values():
         for a, b in sections:
@@ -350,6 +373,8 @@ class Table:
         self.view, self.names = view, names
         self.overview_top = 0
         self.zoom_origin = (0, 0)
+        """The close-up's top left corner on the close-up map (ZOOM), and its top in the picture."""
+        self.zoom_top = 0
         self.seat = {p["id"]: seat for seat, p in enumerate(view["players"])}
         acting = [p for p in view["players"] if p["id"] in view["to_act"]]
         self.acting = acting[0] if acting else None
@@ -433,7 +458,7 @@ class Table:
         fx, fy = self._focus(path)
         left = round(min(max(0, fx - WIDTH / 2), layer.width - WIDTH))
         upper = round(min(max(0, fy - ZOOM_HEIGHT / 2), layer.height - ZOOM_HEIGHT))
-        self.zoom_origin = (left, upper)
+        self.zoom_origin, self.zoom_top = (left, upper), top
         close = layer.crop((left, upper, left + WIDTH, upper + ZOOM_HEIGHT))
         self._overlay(close, ZOOM, (-left, -upper), path)
         for col in range(board().width):
@@ -468,9 +493,8 @@ class Table:
             for a, b in player["track"]:
                 track_mark(draw, at(a), at(b), seat, style.track)
         self._event_marks(draw, at, style)
-        if not style.detailed:
-            labels, mask = overview_labels(style)
-            image.paste(labels, (round(ox), round(oy)), mask)
+        labels, mask = map_labels(style)
+        image.paste(labels, (round(ox), round(oy)), mask)
         if path:
             points = [at(m) for m in path]
             draw.line(points, fill=INDEX[PREVIEW_HALO], width=style.track + 5)

@@ -99,7 +99,7 @@ def test_the_preview_draws_the_proposed_track_over_the_board():
     state.turn.moved = 9
     events = GAME.apply(state, "alice", {"type": "build", "toward": "F11"}, SeededRandomness(0))[1]
     view = GAME.view(state, None)
-    text, png = FRONTEND.build_preview(view, NAMES, events, "F11")
+    text, png = FRONTEND.build_preview_text(view, events, "F11"), FRONTEND.build_preview_picture(view, NAMES, events)
     built = events[-1]
     assert " ".join(built["path"]) in text and f"**{built['cost']}**" in text and "Riverton" in text
     assert Image.open(io.BytesIO(png)).width == 600

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import io
 import re
 
+import discord
 import pytest
 from discord.ext import commands
 
 from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import board_message, lobby_message, log_text, rules_embed
+from bot.replies import as_edit, board_message, lobby_message, log_text, rules_embed
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -143,3 +145,14 @@ def test_one_point_is_never_one_pts():
             continue  # where points_text and pts are written
         text = source.read_text()
         assert not re.search(r"\} pts\b|\}\*\* points\b|\} points\.", text), f"{source.name} spells points itself"
+
+
+def test_an_edit_shows_exactly_the_new_message_and_nothing_left_of_the_old():
+    picture = discord.File(io.BytesIO(PNG), "step.png")
+    embed = discord.Embed(title="Build preview")
+    with_picture = as_edit({"content": "Where to?", "file": picture, "embed": embed, "ephemeral": True})
+    assert with_picture == {"content": "Where to?", "attachments": [picture], "embed": embed, "view": None}
+    assert as_edit({"content": "Which box?", "files": [picture]})["attachments"] == [picture]
+    words = as_edit({"content": "Build cancelled."})
+    assert words == {"content": "Build cancelled.", "attachments": [], "embed": None, "view": None}
+    assert as_edit({"embeds": [embed]}) == {"embeds": [embed], "attachments": [], "content": None, "view": None}

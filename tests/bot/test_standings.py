@@ -8,15 +8,21 @@ import io
 import discord
 from PIL import Image
 
-from bot.ratings import ALL, PEOPLE
+from bot.alt_text import ALT_TEXT_MAX
+from bot.ratings import ALL, PEOPLE, shown
 from bot.render.canvas import INK, PHONE_WIDTH
 from bot.standings import (
+    BRONZE,
     MARGIN,
+    PAPER,
     ROW,
+    SILVER,
+    STRIPE,
     add_rating_field,
     alt_text,
     draw_leaderboard,
     leaderboard_text,
+    ranked,
     stats_lines,
 )
 from bot.store import RatedPlayer, Rating, RatingChange, Seat, SessionRecord
@@ -86,3 +92,39 @@ def test_the_final_table_lists_each_players_rating_change_best_first():
     add_rating_field(embed, session, changes)
     [field] = embed.fields
     assert field.name == "Ratings" and field.value == "Bob: 1,060 (+60)\nAlice: 980 (−20)"
+
+
+TIED = [("johari-bones", [rated("Alice", 32), rated("Carol", 28.01), rated("Bob", 28), rated("Dave", 20)])]
+"""Carol and Bob differ in rating only below what is shown (both show 1,320): they share second place."""
+
+
+def rank_marks(image: Image.Image, row: int, colour: tuple[int, int, int] | None = None) -> set[tuple[int, int]]:
+    """Where the rank of the `row`-th entry (0: the first) is drawn, relative to its row: in `colour`, or in any
+    colour but the paper's and the stripe's."""
+    rgb = image.convert("RGB")
+    top = MARGIN + 80 + ROW * (row + 1)
+    inked = (lambda pixel: pixel == colour) if colour else (lambda pixel: pixel not in (PAPER, STRIPE))
+    return {(x, y - top) for x in range(MARGIN, MARGIN + 46) for y in range(top + 2, top + ROW - 2)
+            if inked(rgb.getpixel((x, y)))}
+
+
+def test_equal_shown_ratings_share_a_rank_in_the_words_the_alt_text_and_the_picture():
+    assert shown(TIED[0][1][1].rating) == shown(TIED[0][1][2].rating) == 1320
+    assert [rank for rank, _ in ranked(TIED[0][1])] == [1, 2, 2, 4], "standard competition ranking"
+    assert leaderboard_text(TIED, "johari-bones", with_ai=False).splitlines()[1:5] == [
+        "1. Alice 1,400 (5 games)", "2. Carol 1,320 (5 games)", "2. Bob 1,320 (5 games)", "4. Dave 1,160 (5 games)"]
+    assert "; 2. Carol 1,320 (5 games); 2. Bob 1,320 (5 games); 4. Dave" in alt_text(TIED, "johari-bones")
+    image = Image.open(io.BytesIO(draw_leaderboard(TIED, "Leaderboard: Johari Bones", "Games between people")))
+    assert rank_marks(image, 1, SILVER) and rank_marks(image, 2, SILVER), "both ranks drawn in silver"
+    second, also_second = rank_marks(image, 1), rank_marks(image, 2)
+    assert len(second ^ also_second) < len(second) // 10, "both drawn as 2. (on a stripe or not)"
+    assert not rank_marks(image, 3, BRONZE) and not rank_marks(image, 2, BRONZE), "nobody is third"
+
+
+def test_a_long_alt_text_ends_with_an_ellipsis_after_its_last_whole_entry():
+    games = ["johari-bones", "john-henry", "two-fat-dudes", "follow-the-arrow", "crayon-rails"]
+    sections = [(slug, [rated(f"Player {slug} number {n} with a long display name", 30 - n, slug=slug)
+                        for n in range(10)]) for slug in games]
+    alt = alt_text(sections, None)
+    assert len(alt) <= ALT_TEXT_MAX and alt.endswith(" games)…"), alt[-60:]
+    assert alt.startswith("Leaderboard of every game. Johari Bones: 1. Player johari-bones number 0 ")

@@ -12,9 +12,11 @@ from PIL import Image
 
 from bot.client import ParlorBot
 from bot.ratings import ALL, PEOPLE, shown
+from bot.standings import BRONZE, GOLD, SILVER
+from tests.bot.test_standings import rank_marks
 from tests.e2e.helpers import pings, table, tables
 from tests.e2e.random_play import RandomPlay
-from tests.e2e.test_ai_e2e import against_the_ai
+from tests.e2e.test_ai_e2e import against_the_ai, play_out
 from tests.e2e.test_share_e2e import share_button
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.commands import CommandError
@@ -125,3 +127,30 @@ async def test_only_manage_server_changes_whether_ai_games_count(fake_discord: F
     assert saved.ephemeral and saved.response.content.startswith("Saved.")
     assert (await parlor.host.store.guild_settings(str(channel.guild_id))).leaderboard_with_ai
     assert fake_discord.messages(channel) == [], "settings are answered privately"
+
+
+async def test_players_with_equal_ratings_share_a_rank(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """Two John Henry games between four newcomers: both winners show the same rating, and so do both losers."""
+    users = [fake_discord.create_user(name) for name in ("alice", "bob", "carol", "dave")]
+    for name, (first, second) in (("games", users[:2]), ("lounge", users[2:])):
+        channel = fake_discord.channel(name)
+        await fake_discord.slash(first, "game start", channel=channel, game="john-henry", opponent=second)
+        lobby = table(fake_discord, channel)
+        await fake_discord.click(second, lobby, lobby.button(label="Join")["custom_id"])
+        await play_out(parlor, channel)
+    guild = str(channel.guild_id)
+    rows = await parlor.host.store.leaderboard(guild, PEOPLE, "john-henry", 10)
+    ratings = [shown(row.rating) for row in rows]
+    assert len(set(ratings)) < len(ratings), f"a tie to show: {ratings}"
+    expected = [f"{1 + sum(other > mine for other in ratings)}. {row.name} {mine:,} (1 game)"
+                for row, mine in zip(rows, ratings, strict=True)]
+
+    asked = await fake_discord.slash(users[0], "leaderboard", channel=channel, game="john-henry")
+    lines = asked.response.content.splitlines()
+    assert lines[1:5] == expected, "standard competition ranking: equal ratings share a rank"
+    [picture] = asked.response.attachments
+    assert picture.description == f"Leaderboard of John Henry. John Henry: {'; '.join(expected)}."
+    image = Image.open(io.BytesIO(picture.data))
+    for index, line in enumerate(expected):
+        medal = {1: GOLD, 2: SILVER, 3: BRONZE}.get(int(line.split(".")[0]))
+        assert medal is None or rank_marks(image, index, medal), f"{line}: its rank is drawn in its medal's colour"

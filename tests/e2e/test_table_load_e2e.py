@@ -227,10 +227,29 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
         await bot.close()
 
 
-async def test_a_move_reaches_the_table_before_discord_answers_its_acknowledgement(fake_discord: FakeDiscord,
-                                                                                   parlor: ParlorBot):
-    """The acknowledgement is sent first, but the move does not wait for Discord's answer to it; the
-    "thinking…" is removed only once it has come (bot.actions)."""
+async def test_a_move_reaches_the_table_before_its_interaction_is_answered(fake_discord: FakeDiscord,
+                                                                           parlor: ParlorBot):
+    """A move that takes less than ACK_WITHIN is not acknowledged first: the table's new message is the
+    move's first REST call, then "thinking…" comes and goes (bot.actions)."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("quick-move")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    already = len(fake.world.requests)
+    result = await fake.slash(alice, "roll", channel=channel)
+    calls = [(method, path) for method, path, _ in fake.world.requests[already:]]
+    assert calls[0] == ("POST", f"/api/v10/channels/{channel.id}/messages"), calls
+    callbacks = [index for index, (_, path) in enumerate(calls) if path.endswith("/callback")]
+    assert len(callbacks) == 1 and callbacks[0] > 0, calls
+    assert not result.ephemeral and not result.thinking
+    assert (await parlor.host.current(session_id)).version == 2
+
+
+async def test_a_slow_move_is_acknowledged_and_reaches_the_table_before_discord_answers(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
+    """Work that outlasts ACK_WITHIN (here 0 s) is acknowledged then, but the move does not wait for
+    Discord's answer to the acknowledgement; the "thinking…" is removed only once it has come."""
+    monkeypatch.setattr("bot.actions.ACK_WITHIN", 0.0)
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("slow-network")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+import bot.frontends.crayon_rails as crayon_frontend
 from bot.client import ParlorBot
 from tests.e2e.helpers import is_over, player_to_act, table
+from tests.e2e.test_private_edits_e2e import building_game
 from tests.fakediscord import CommandError, FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeMessage
 
@@ -92,3 +94,31 @@ async def test_a_user_who_asks_for_text_gets_his_own_views_in_words(fake_discord
 
     await fake.slash(alice, "game view", channel=channel, mode="pictures")
     assert (await fake.slash(alice, "game status", channel=channel)).response.attachment("board.png")
+
+
+async def test_a_build_preview_in_words_draws_no_picture(fake_discord: FakeDiscord, parlor: ParlorBot,
+                                                      monkeypatch: pytest.MonkeyPatch):
+    """A user who asked for text gets `/build to:`'s preview in words, and no picture is drawn for it at all."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("rails-in-words")
+    await building_game(fake, channel, alice, bob)
+    drawn: list[list[str]] = []
+    real = crayon_frontend.draw_build_preview
+
+    def counted(view: dict, names: dict, path: list[str], caption: str) -> bytes:
+        drawn.append(path)
+        return real(view, names, path, caption)
+
+    monkeypatch.setattr(crayon_frontend, "draw_build_preview", counted)
+    [first, *_] = await fake.autocomplete(alice, "build", channel, focused="to", to="")
+
+    await fake.slash(alice, "game view", channel=channel, mode="text")
+    shown = await fake.slash(alice, "build", channel=channel, to=first["value"])
+    assert shown.ephemeral and not shown.response.attachments and "image" not in shown.response.embed
+    assert "sections from" in shown.response.embed["description"], "the preview in words"
+    assert drawn == [], "nothing drawn that is not sent"
+
+    await fake.slash(alice, "game view", channel=channel, mode="pictures")
+    shown = await fake.slash(alice, "build", channel=channel, to=first["value"])
+    assert shown.response.attachment("build-preview.png") and len(drawn) == 1

@@ -4,11 +4,20 @@ phone can read on the whole map (item 8)."""
 import io
 import itertools
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.frontends.crayon_rails import FRONTEND
-from bot.render.canvas import BANNER
-from bot.render.crayon_rails import OVERVIEW, WIDTH, overview_label_places, result_banner
+from bot.render.canvas import BANNER, PLAYER_COLOURS, font
+from bot.render.crayon_rails import (
+    OVERVIEW,
+    WIDTH,
+    ZOOM,
+    ZOOM_HEIGHT,
+    Table,
+    label_places,
+    overview_label_places,
+    result_banner,
+)
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 
@@ -65,3 +74,24 @@ def test_overview_city_names_are_phone_sized_and_never_overlap():
     for first, second in itertools.combinations(labels, 2):
         a, b = first.box, second.box
         assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (first.text, second.text)
+
+
+
+def test_close_up_city_names_stay_legible_where_track_runs_over_them():
+    """Bob's track runs along row 5, through Hollowmere's supplies: every letter of the close-up's labels still
+    shows in its own colour (track between the letters, never over them), at a size a phone reads."""
+    state = qualified_state()
+    state.player("bob").track = [["M5", "N5"], ["N5", "O5"], ["O5", "P5"], ["P5", "Q5"]]
+    table = Table(GAME.view(state, None), NAMES)
+    image = table.compose().convert("RGB")
+    left, upper = table.zoom_origin
+    track = set(PLAYER_COLOURS)
+    for label in (label for label in label_places(ZOOM) if label.text in ("Hollowmere O4", "Oil")):
+        assert label.size * PHONE / WIDTH >= 10, f"{label.text} is phone-sized"
+        letters = Image.new("1", ZOOM.size, 0)
+        ImageDraw.Draw(letters).text(label.xy, label.text, font=font(label.size), fill=1, anchor=label.anchor)
+        inked = [(x, y) for x in range(ZOOM.size[0]) for y in range(upper, upper + ZOOM_HEIGHT)
+                 if letters.getpixel((x, y))]
+        assert len(inked) > 50, label.text
+        shown = [image.getpixel((x - left, table.zoom_top + y - upper)) for x, y in inked]
+        assert not track & set(shown), f"track over {label.text!r}"

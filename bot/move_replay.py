@@ -1,0 +1,36 @@
+"""A game's move log replayed off the event loop: each move with the events it caused.
+
+`/game log` narrates them and `/game export` records them. Replaying a whole log through the engine takes
+a long game (Crayon Rails) a noticeable time, so it runs in a worker thread, as the host's undo replay does
+(`Host._timeline`): the event loop keeps serving every other channel meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from bot.host import Host
+from bot.store import MoveRecord, SessionRecord
+from games import get_game
+from games.record import replay_log
+
+Narrated = list[tuple[MoveRecord, list[dict]]]
+
+
+def narrated(session: SessionRecord, moves: Sequence[MoveRecord]) -> Narrated:
+    """Each of `moves` (the game's log, in order) with the events it caused, replayed from the game's setup;
+    nothing for a game that never began. Pure: it runs in a worker thread."""
+    if session.setup_outcomes is None:
+        return []
+    steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
+                       ((move.player, move.action, move.outcomes) for move in moves))
+    next(steps)
+    return [(move, events) for move, (_, events) in zip(moves, steps, strict=True)]
+
+
+async def narrated_moves(host: Host, session: SessionRecord) -> Narrated:
+    """The game's whole log with each move's events (what the table narrated), replayed in a worker thread."""
+    if session.setup_outcomes is None:
+        return []
+    return await asyncio.to_thread(narrated, session, await host.moves(session))

@@ -1,0 +1,52 @@
+"""`/game log` and `/game export` replay the game's log in a worker thread (bot.move_replay), never on the
+event loop, and say exactly what the host's own replay says."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from bot import move_replay
+from bot.client import ParlorBot
+from bot.replies import game_label, log_text
+from tests.e2e.helpers import table
+from tests.e2e.test_ai_e2e import play_out
+from tests.e2e.test_dice_e2e import reply
+from tests.fakediscord import FakeDiscord
+
+
+async def test_the_log_and_the_export_are_replayed_in_a_worker_and_say_the_same(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    await play_out(parlor, channel)
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert session.status == "finished"
+    reference = await parlor.host.narrated_moves(session)  # the host's own replay, as the log used to be made
+    assert len(reference) > 5
+
+    replayed_in: list[int] = []
+    real_replay = move_replay.replay_log
+
+    def watched(*args, **kwargs):
+        replayed_in.append(threading.get_ident())
+        return real_replay(*args, **kwargs)
+
+    monkeypatch.setattr(move_replay, "replay_log", watched)
+    loop_thread = threading.get_ident()
+
+    log = await fake_discord.slash(bob, "game log", channel=channel)
+    assert log.ephemeral and log.response.content == f"**{game_label(session)}**\n{log_text(session, reference)}"
+    assert replayed_in and loop_thread not in replayed_in, "the log was replayed in a worker"
+
+    replayed_in.clear()
+    exported = await reply(await fake_discord.slash(alice, "game export", channel=channel))
+    record = json.loads(exported.attachments[0].data)
+    assert [(m["seq"], m["player"], m["events"]) for m in record["moves"]] == [
+        (move.seq, move.player, events) for move, events in reference]
+    assert replayed_in and loop_thread not in replayed_in, "the record was replayed in a worker"
