@@ -207,6 +207,11 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
     """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
 
     async def steps() -> None:
+        gate = _gate(interaction)
+        with gate.urgent() if gate is not None else contextlib.nullcontext():
+            await urgent_steps()
+
+    async def urgent_steps() -> None:
         acknowledgement = Acknowledgement(interaction)
         if _on_private_message(interaction):
             acknowledgement.send()  # its step or dismissal edits that message: acknowledged while it is there

@@ -116,7 +116,7 @@ class ParlorBot(commands.Bot):
         self.host.timers_added = self.dispatcher.wake
         self.tables = Tables(self, self.host)
         self.host.committing = self.tables.draw_ahead
-        self.foresight = Foresight(self.host, idle=self.gate.idle,
+        self.foresight = Foresight(self.host, idle=self.gate.calm,
                                    pictures=lambda session: not self.host.text_view.known_text(session.guild_id))
         self.tables.foresight = self.foresight
         self.host.moved_elsewhere = self.tables.forget

@@ -3,7 +3,7 @@
 A move's table is on Discord only once its board is drawn and encoded (about a millisecond and a
 half, the largest part of a move's time after the commit: issue 24). Between moves the bot is
 mostly idle, and a player usually has few choices: roll, or keep a 6 and stop. So once a table
-is shown and no interaction is in flight, `Foresight` works out what each legal move of the players
+is on its way and no other interaction waits, `Foresight` works out what each legal move of the players
 to act would leave (`Host.foresee`: the game's dice are committed when it begins, so a roll's
 outcome is already fixed) and draws those boards. When one of those moves is made, the table uses
 the picture already drawn (`Tables.draw_ahead`), and the move's time is the commit and the REST
@@ -13,9 +13,11 @@ Rulings: only people's moves are foreseen (the AI moves at once, while its table
 and only where they have at most `MOVES_FORESEEN` legal moves (a Crayon Rails build has hundreds).
 A picture is used only if the committed session has the very state, events, names and version it
 was drawn for (`shows_same_picture`), so a foreseen picture never shows anything a move did not do;
-it is public (the public view) and kept in memory only, never sent otherwise. Work stops as soon as
-an interaction arrives (the gate is busy) and resumes when the bot is idle again; only the latest
-table of a game is foreseen, and at most `SESSIONS_KEPT` games' pictures are kept.
+it is public (the public view) and kept in memory only, never sent otherwise. "Idle" is when no
+interaction waits for its result (bot.gate `calm`: each in flight has its table on its way, or has
+ended), so the drawing overlaps only an interaction's tail (deleting the table it replaced, its
+private answer), never a move on its way to the table; work pauses as soon as a new one arrives.
+Only the latest table of a game is foreseen, and at most `SESSIONS_KEPT` games' pictures are kept.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ class Foresight:
 
     def __init__(self, host: Host, *, idle: Callable[[], Awaitable[None]],
                  pictures: Callable[[SessionRecord], bool]) -> None:
-        """`idle` returns once no interaction is in flight; `pictures(session)`: whether its table has one."""
+        """`idle` returns once no interaction waits for its result; `pictures(session)`: whether its table has
+        one."""
         self._host = host
         self._idle = idle
         self._pictures = pictures

@@ -87,6 +87,39 @@ class MoveOutcome:
         return list(self.public_view.get("to_act") or [])
 
 
+@dataclass
+class Upcoming:
+    """A move about to commit, as its table will show it (Host.committing): the table prepares its message
+    while the commit is in flight, and sends nothing unless the commit succeeds with this very session."""
+
+    session: SessionRecord
+    state: BaseModel
+    public_view: dict
+    undoer: str | None
+    """Who may take this move back once it is committed (bot.host `undoer`)."""
+    _legal: dict[str, list[dict]] | None = None
+
+    def legal(self) -> dict[str, list[dict]]:
+        """Every seated player's legal actions after the move (listed once)."""
+        if self._legal is None:
+            game = get_game(self.session.slug)
+            active = self.session.status == "active"
+            self._legal = {player: game.legal_actions(self.state, player) if active else []
+                           for player in self.session.player_ids}
+        return {player: list(actions) for player, actions in self._legal.items()}
+
+    def to_act(self) -> list[str]:
+        return get_game(self.session.slug).to_act(self.state) if self.session.status == "active" else []
+
+
+def undoer_among(session: SessionRecord, who: str | None) -> str | None:
+    """`who`, if the running game lets him take back its latest move (never the AI or its stand-in)."""
+    if session.status != "active" or session.setup_outcomes is None:
+        return None
+    seat = next((seat for seat in session.players if seat.id == who), None)
+    return None if seat is None or seat.ai or seat.stand_in else seat.id
+
+
 def who_played(session: SessionRecord) -> dict[str, Any]:
     """What a result records about the AI: its own seats, and the versions it stood in for people."""
     recorded: dict[str, Any] = {}
@@ -150,9 +183,9 @@ class Host:
         self.moved_elsewhere: Callable[[int], None] = lambda session_id: None
         """Called when this process finds that another process changed a game (a move on a web page served
         there, bot.web): what it kept of that game's table is out of date too (bot.table)."""
-        self.committing: Callable[[SessionRecord, dict], None] = lambda session, public_view: None
-        """Called just before a move's commit with the session as it will be once committed, and its public
-        view: the table starts drawing it while the commit is in flight (bot.table). The commit may still
+        self.committing: Callable[[Upcoming], None] = lambda upcoming: None
+        """Called just before a move's commit with the session as it will be once committed: the table starts
+        drawing it and writing its message while the commit is in flight (bot.table). The commit may still
         fail, so nothing may reach Discord from here."""
         # A session's lock lives while someone holds or awaits it; parsed states are kept for the most
         # recently used sessions only, so memory stays flat however many games the bot has hosted.
@@ -320,12 +353,18 @@ class Host:
         cached = self._legal.get(session.id)
         if cached is None or cached[0] != session.version:
             game, state = get_game(session.slug), self.state_of(session)
-            cached = (session.version, {player: game.legal_actions(state, player) for player in session.player_ids})
-            self._legal[session.id] = cached
-            while len(self._legal) > LEGAL_CACHE_SIZE:
-                self._legal.popitem(last=False)
+            cached = self._keep_legal(session.id, session.version,
+                                      {player: game.legal_actions(state, player) for player in session.player_ids})
         self._legal.move_to_end(session.id)
         return {player: list(actions) for player, actions in cached[1].items()}
+
+    def _keep_legal(self, session_id: int, version: int, legal: dict[str, list[dict]]
+                    ) -> tuple[int, dict[str, list[dict]]]:
+        self._legal.pop(session_id, None)
+        kept = self._legal[session_id] = (version, legal)
+        while len(self._legal) > LEGAL_CACHE_SIZE:
+            self._legal.popitem(last=False)
+        return kept
 
     async def require_current(self, session: SessionRecord, expected_version: int, player: str) -> SessionRecord:
         """Refuse a component for a game that is over or not begun, or drawn for an earlier version,
@@ -564,8 +603,12 @@ class Host:
         wait = await self._wait_plan(session, game.to_act(new_state) if result is None else [], player)
         changes["waiting_since"] = wait.waiting_since
         public_view, now = game.view(new_state, None), self.clock()
-        self.committing(session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now}),
-                        public_view)
+        stands = why_it_stands(game, session.player_ids, state, new_state, bool(rng.rolls or rng.shuffles))
+        upcoming = Upcoming(
+            session=session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now}),
+            state=new_state, public_view=public_view, undoer=None)
+        upcoming.undoer = undoer_among(upcoming.session, None if stands else player)
+        self.committing(upcoming)
         updated = await self.store.record_move(session, player=player, action=dict(action),
                                                outcomes=rng.outcomes, now=now, timers=wait.timers, ratings=ratings,
                                                **changes)
@@ -575,8 +618,9 @@ class Host:
         self._remember(updated, new_state)
         if session_id in self._last_seq:
             self._last_seq[session_id] += 1
-        stands = why_it_stands(game, session.player_ids, state, new_state, bool(rng.rolls or rng.shuffles))
         self._undoers[session_id] = (updated.version, None if stands else player)
+        if upcoming._legal is not None:  # listed while the commit was in flight (the table's message)
+            self._keep_legal(session_id, updated.version, upcoming._legal)
         self._scheduled(wait)
         self.changed(updated)
         return MoveOutcome(
@@ -715,8 +759,7 @@ class Host:
             cached = (session.version, (await self._timeline(session)).undoer)
             if session.id in self._records:
                 self._undoers[session.id] = cached
-        seat = next((seat for seat in session.players if seat.id == cached[1]), None)
-        return None if seat is None or seat.ai or seat.stand_in else seat.id
+        return undoer_among(session, cached[1])
 
     async def _timeline(self, session: SessionRecord) -> Timeline:
         """The game replayed from its log, with what an undo may take back (games.undo).

@@ -43,7 +43,7 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
@@ -51,7 +51,8 @@ from bot.ai_seats import AI_NAME
 from bot.drawing import draw_off_loop
 from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
-from bot.host import Host
+from bot.gate import result_on_its_way
+from bot.host import Host, Upcoming
 from bot.replies import as_edit, board_message, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
@@ -72,7 +73,21 @@ def targets(session: SessionRecord, host: Host) -> list[str]:
     """The people the table asks to act: nobody in a lobby or once the game is over, never the AI."""
     if session.status != "active":
         return []
-    return [player for player in host.to_act(session) if player not in session.ai_played]
+    return targets_among(session, host.to_act(session))
+
+
+def targets_among(session: SessionRecord, to_act: list[str]) -> list[str]:
+    return [player for player in to_act if player not in session.ai_played]
+
+
+def pings(record: TableRecord, now: list[str], session: SessionRecord, *, first: bool, to_bottom: bool
+          ) -> tuple[bool, list[str]]:
+    """Whether the table is re-posted (rather than edited in place), and whom the new message pings."""
+    repost = (to_bottom or record.message_id is None or set(now) != set(record.announced)
+              or record.shown_status != session.status)
+    if first and session.status == "lobby":
+        return repost, [p for p in session.invited if p not in session.player_ids]
+    return repost, [p for p in now if p not in record.announced] if repost else []
 
 
 def headline(session: SessionRecord) -> str | None:
@@ -113,29 +128,66 @@ class Tables:
         self._records.pop(session_id, None)
         self._ahead.pop(session_id, None)
 
-    def draw_ahead(self, session: SessionRecord, public_view: dict) -> None:
-        """Start drawing the picture of `session` as a move about to commit will leave it (Host.committing)."""
+    def draw_ahead(self, upcoming: Upcoming) -> None:
+        """Start drawing the picture of the session a move about to commit will leave (Host.committing),
+        and writing the table's message for it, while the commit is in flight."""
+        session = upcoming.session
         if session.state is None or self.host.text_view.known_text(session.guild_id):
             return
         drawing = self.foresight.picture(session) if self.foresight is not None else None
         if drawing is None:
-            drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board, public_view,
-                                                          image_names(session), session.turn_events))
-        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())  # unused: no warning
+            drawing = asyncio.ensure_future(draw_off_loop(frontend_for(session.slug).draw_board,
+                                                          upcoming.public_view, image_names(session),
+                                                          session.turn_events))
+        drawing.add_done_callback(_unread)
+        record = self._records.get(session.id)
+        writing = None
+        if record is not None and record.message_id and session.status == "active":
+            writing = asyncio.ensure_future(self._write_ahead(upcoming, record.model_copy(), drawing))
+            writing.add_done_callback(_unread)
         self._ahead.pop(session.id, None)
-        self._ahead[session.id] = (session, drawing)
+        self._ahead[session.id] = Ahead(session, drawing, writing)
         while len(self._ahead) > DRAWN_AHEAD:
             self._ahead.popitem(last=False)
+
+    async def _write_ahead(self, upcoming: Upcoming, record: TableRecord, drawing: asyncio.Future[bytes]
+                           ) -> tuple[list[str], dict[str, Any]]:
+        """The message a running game's table will show once `upcoming` is committed, and whom it pings then
+        (if the table's record is still `record`); from the move's own state, never the host's caches."""
+        session = upcoming.session
+        _, ping = pings(record, targets_among(session, upcoming.to_act()), session, first=False, to_bottom=False)
+        png = await asyncio.shield(drawing) if await self.host.text_view.pictures_for(session.guild_id) else None
+        return ping, self._board(session, upcoming.public_view, png, ping, upcoming.legal(), upcoming.undoer)
+
+    async def _written_ahead(self, session: SessionRecord, ping: list[str]) -> dict[str, Any] | None:
+        """The message written while the session's commit was in flight, if it was written for this very
+        session and ping (else None, and the table is composed now)."""
+        ahead = self._ahead.get(session.id)
+        if ahead is None or ahead.writing is None or not _same_session(ahead.session, session):
+            return None
+        try:
+            written_for, message = await asyncio.shield(ahead.writing)
+        except asyncio.CancelledError:
+            if not ahead.writing.cancelled():
+                raise
+            return None
+        except Exception:
+            return None  # composed now, drawing again if need be
+        if written_for != ping:
+            return None
+        if self._ahead.get(session.id) is ahead:
+            del self._ahead[session.id]
+        return message
 
     async def _picture(self, session: SessionRecord, view: dict) -> bytes:
         """The board of the session as committed: drawn ahead of its commit if that drew this very session."""
         ahead = self._ahead.get(session.id)
-        if ahead is not None and shows_same_picture(ahead[0], session):
+        if ahead is not None and shows_same_picture(ahead.session, session):
             del self._ahead[session.id]
             try:
-                return await asyncio.shield(ahead[1])
+                return await asyncio.shield(ahead.drawing)
             except asyncio.CancelledError:
-                if not ahead[1].cancelled():
+                if not ahead.drawing.cancelled():
                     raise
                 # A foreseen drawing given up (bot.foresight): drawn now.
         return await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
@@ -162,12 +214,16 @@ class Tables:
             return lobby_message(session, note=note, ping=ping)
         view = self.host.public_view(session)
         png = await self._picture(session, view) if await self.host.text_view.pictures_for(session.guild_id) else None
-        message = board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                                legal=self.host.legal_by_player(session), undoer=await self.host.undoer(session),
-                                web_url=self.watch_url(session))
+        message = self._board(session, view, png, ping, self.host.legal_by_player(session),
+                              await self.host.undoer(session))
         if session.status == "finished":
             add_rating_field(message["embed"], session, await self.host.store.rating_changes(session.id))
         return message
+
+    def _board(self, session: SessionRecord, view: dict, png: bytes | None, ping: list[str],
+               legal: dict[str, list[dict]], undoer: str | None) -> dict[str, Any]:
+        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
+                             legal=legal, undoer=undoer, web_url=self.watch_url(session))
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).
@@ -184,14 +240,12 @@ class Tables:
             first = record is None
             record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
             now = targets(session, self.host)
-            repost = (to_bottom or record.message_id is None or set(now) != set(record.announced)
-                      or record.shown_status != session.status)
-            if first and session.status == "lobby":
-                ping = [p for p in session.invited if p not in session.player_ids]
-            else:
-                ping = [p for p in now if p not in record.announced] if repost else []
-            message = await self.compose(session, ping)
+            repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
+            message = await self._written_ahead(session, ping) or await self.compose(session, ping)
             channel = self._channel(session)
+            result_on_its_way()
+            if self.foresight is not None:
+                self.foresight.shown(session)
             if not repost:
                 try:
                     await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
@@ -208,8 +262,6 @@ class Tables:
                 await self._retire(channel, previous)
             if first:
                 await self._retire_earlier(session)
-            if self.foresight is not None:
-                self.foresight.shown(session)
 
     async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
         """Delete a superseded table; if that fails, at least take its buttons away."""
@@ -261,6 +313,25 @@ class Tables:
             except Exception:
                 log.exception("could not bring the table of session %s up to date", session_id)
         return caught
+
+
+class Ahead(NamedTuple):
+    """What was started for a session while its commit was in flight: its picture, and its message."""
+
+    session: SessionRecord
+    drawing: asyncio.Future[bytes]
+    writing: asyncio.Future[tuple[list[str], dict[str, Any]]] | None
+
+
+def _unread(done: asyncio.Future[Any]) -> None:
+    """A future nobody may read (a commit that failed): no "exception was never retrieved" warning."""
+    if not done.cancelled():
+        done.exception()
+
+
+def _same_session(upcoming: SessionRecord, committed: SessionRecord) -> bool:
+    """Whether the session a move was about to commit is the one committed (its time of writing aside)."""
+    return upcoming.model_copy(update={"updated_at": committed.updated_at}) == committed
 
 
 def _shows_session(message: discord.Message) -> int | None:

@@ -3,12 +3,15 @@ the very session it was drawn for: a commit that failed never lends its picture 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import discord
 import pytest
 
 from bot import table
-from bot.host import Host
+from bot.host import Host, Upcoming
+from bot.store import TableRecord
 from bot.table import Tables
 from tests.bot.conftest import ALICE, BOB
 
@@ -62,10 +65,61 @@ async def test_a_picture_drawn_for_a_commit_that_failed_is_never_shown(host: Hos
     session = await host.current(session_id)
     failed = session.model_copy(update={"version": session.version + 1, "state": session.state + " ",
                                         "turn_events": [{"type": "a move that was never committed"}]})
-    tables.draw_ahead(failed, host.public_view(session))
+    tables.draw_ahead(Upcoming(session=failed, state=host.state_of(session), public_view=host.public_view(session),
+                               undoer=None))
     outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     assert outcome.session.version == failed.version
 
     message = await tables.compose(outcome.session, ping=[])
     assert picture(message) == b"picture 2", "the committed move's own picture"
     assert drawings.drawn[1] == outcome.session.turn_events
+
+
+def comparable(message: dict) -> dict:
+    """A message's keyword arguments as plain data: embed and items as Discord gets them, the file's bytes."""
+    plain = {}
+    for key, value in message.items():
+        if isinstance(value, discord.Embed):
+            value = value.to_dict()
+        elif isinstance(value, discord.ui.View):
+            value = [item.to_component_dict() for item in value.children]  # type: ignore[attr-defined]
+        elif isinstance(value, discord.File):
+            value = (value.filename, value.description, value.fp.read())
+        elif isinstance(value, discord.AllowedMentions):
+            value = value.to_dict()
+        plain[key] = value
+    return plain
+
+
+@pytest.mark.parametrize("slug", ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones"])
+async def test_the_message_written_during_the_commit_is_the_one_composed_after_it(host: Host, slug: str):
+    """Written from the move's own state while its commit is in flight, the table's message is the same
+    as one composed from the committed game (picture, text, buttons, pings), move after move."""
+    tables = Tables(client=None, host=host)  # type: ignore[arg-type]
+    host.committing = tables.draw_ahead
+    channel = f"c-written-{slug}"
+    await host.open_lobby(guild_id="1", channel_id=channel, slug=slug, creator=ALICE)
+    _, began = await host.join(channel, BOB)
+    if began is None:
+        began = await host.begin(channel, ALICE.id)
+    session_id = began.session.id
+    chooser = random.Random(slug)
+    written = 0
+    for _ in range(40):
+        session = await host.current(session_id)
+        if session.status != "active":
+            break
+        record = TableRecord(session_id=session_id, channel_id=channel, message_id="1", shown_status="active",
+                             shown_version=session.version, announced=table.targets(session, host))
+        tables._records[session_id] = record
+        moves = [(p, a) for p in host.to_act(session) for a in host.legal_actions(session, p)]
+        outcome = await host.act(session_id, *chooser.choice(moves))
+        committed = outcome.session
+        if committed.status != "active":
+            break
+        _, ping = table.pings(record, table.targets(committed, host), committed, first=False, to_bottom=False)
+        ahead = await tables._written_ahead(committed, ping)
+        assert ahead is not None, "written while the commit was in flight"
+        assert comparable(ahead) == comparable(await tables.compose(committed, ping))
+        written += 1
+    assert written >= 5

@@ -268,3 +268,33 @@ async def test_a_slow_move_is_acknowledged_and_reaches_the_table_before_discord_
     result = await roll
     assert not result.ephemeral and not result.thinking
     assert (await parlor.host.current(session_id)).version == 2
+
+
+async def test_a_moves_table_is_written_while_its_commit_is_in_flight(fake_discord: FakeDiscord, parlor: ParlorBot,
+                                                                      monkeypatch):
+    """Once a table is up, each roll's new table was written during the roll's commit (bot.table
+    `draw_ahead`), not composed after it, and shows the roll."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("written-ahead")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    composed = []
+    compose = parlor.tables.compose
+
+    async def counted(session, ping):
+        composed.append(session.version)
+        return await compose(session, ping)
+
+    monkeypatch.setattr(parlor.tables, "compose", counted)
+    users = {str(alice.id): alice, str(bob.id): bob}
+    for _ in range(6):
+        session = await parlor.host.current(session_id)
+        if session.status != "active":
+            break
+        player = users[parlor.host.to_act(session)[0]]
+        result = await fake.slash(player, "roll", channel=channel)
+        assert not result.ephemeral
+        shown = tables(fake, channel)
+        assert len(shown) == 1
+        assert shown[0].embed["footer"]["text"].endswith(f"move {session.version + 1}")
+    assert composed == []
