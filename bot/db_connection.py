@@ -13,7 +13,10 @@ Moves commit as a group (`write_batch`): the writes that queue while one transac
 database thread together, as one BEGIN IMMEDIATE ... COMMIT with a SAVEPOINT per write, so a busy bot
 pays one trip and one sync of the log for many moves, not one each. Each write still stands or falls
 alone: its version check failing rolls back only its savepoint, and each caller hears of its own write
-only once the group's COMMIT is done.
+only once the group's COMMIT is done. A write made while nothing commits is sent at once by its own
+task (a lone move pays no extra task and no extra turn of the loop); a group, once sent, runs to its
+COMMIT or ROLLBACK and settles its writes from the database thread even if the task that sent it is
+cancelled meanwhile, and a write cancelled before it was sent is never written.
 
 Results are fetched whole in one trip, so no row is stepped after another task's BEGIN. A COMMIT that
 fails is rolled back explicitly, so the connection never stays inside a half-done transaction.
@@ -143,6 +146,31 @@ def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str
     return outcomes
 
 
+def _group_outcomes(connection: sqlite3.Connection,
+                    writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]]
+                    ) -> list[list[Rows] | BaseException]:
+    """On the connection's thread: each write's results, or what refused it (its guard's refusal, a
+    faulty statement, the storage's error)."""
+    try:
+        outcomes = _run_group(connection, writes)
+    except sqlite3.Error as error:
+        if from_sqlite(error) is None and len(writes) > 1:
+            # One write is faulty, not the storage: run them one by one so only that one fails.
+            return [_group_outcomes(connection, [write])[0] for write in writes]
+        return [_storage_error(error)] * len(writes)
+    except BaseException as error:
+        return [error] * len(writes)
+    return [outcome.error if isinstance(outcome, _Refused) else outcome for outcome in outcomes]
+
+
+def _run_group_delivering(connection: sqlite3.Connection,
+                          writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]],
+                          deliver: Callable[[list[list[Rows] | BaseException]], None]) -> None:
+    """On the connection's thread: the group's outcomes, handed to `deliver` from here (not through the
+    awaiting task, which may have been cancelled meanwhile)."""
+    deliver(_group_outcomes(connection, writes))
+
+
 class _PendingWrite:
     """A write waiting for the next group, and the future its caller awaits."""
 
@@ -206,45 +234,69 @@ class SerializedConnection:
 
         `guard` sees the results before the commit; whatever it raises rolls back this write alone and
         is raised here (the version check of a move). Returns once the write is committed.
+
+        When nothing is committing, the calling task sends its write (and any queued with it) at once
+        itself: a lone move starts no task and waits for no other to run. Writes that arrive while a
+        group is in flight queue for the next one, which a flusher task sends.
         """
         loop = asyncio.get_running_loop()
         write = _PendingWrite(list(statements), guard, loop.create_future())
         self._pending.append(write)
-        if self._flusher is None:
+        if self._flusher is not None:
+            return await write.future
+        if self._lock.locked():
             self._flusher = loop.create_task(self._flush())
+            return await write.future
+        try:
+            await self._lock.acquire()  # free: taken at once, unless another task was just handed it
+            await self._send_queued()
+        except asyncio.CancelledError:
+            write.future.cancel()  # unless sent already, it stays unwritten; if sent, it stands, unheard
+            raise
         return await write.future
 
     async def _flush(self) -> None:
         """Commit the queued writes, a group at a time, until none are left."""
         try:
             while self._pending:
-                async with self._lock:
-                    group = [write for write in self._pending if not write.future.done()]
-                    self._pending = []
-                    if group:
-                        await self._commit_group(group)
+                await self._lock.acquire()
+                await self._send_queued()
         finally:
             self._flusher = None
 
+    async def _send_queued(self) -> None:
+        """The lock just taken: commit the queued writes whose callers still wait for them (a cancelled one is
+        never written) as one group, or release the lock if none are left (another task sent them)."""
+        group = [write for write in self._pending if not write.future.done()]
+        self._pending = []
+        if group:
+            await self._commit_group(group)
+        else:
+            self._lock.release()
+
     async def _commit_group(self, group: list[_PendingWrite]) -> None:
+        """Send `group` to the database thread as one transaction, the lock held (by the caller) until it is
+        done there. Then, on the loop, each write is settled and the lock released, even if the sender
+        was cancelled meanwhile: once sent, the group runs all the same, so its writes still hear how it
+        went and nothing else starts on the connection before its COMMIT or ROLLBACK is over."""
+        loop = asyncio.get_running_loop()
+
+        def finish(outcomes: list[list[Rows] | BaseException]) -> None:
+            try:
+                for write, outcome in zip(group, outcomes, strict=True):
+                    write.settle(outcome)
+            finally:
+                self._lock.release()
+
+        def deliver(outcomes: list[list[Rows] | BaseException]) -> None:  # on the database thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(finish, outcomes)
+
         try:
-            outcomes = await self.raw._execute(_run_group, self.raw._conn,
-                                               [(write.statements, write.guard) for write in group])
-        except sqlite3.Error as error:
-            if from_sqlite(error) is None and len(group) > 1:
-                # One write is faulty, not the storage: run them one by one so only that one fails.
-                for write in group:
-                    await self._commit_group([write])
-                return
-            for write in group:
-                write.settle(_storage_error(error))
-            return
-        except BaseException as error:
-            for write in group:
-                write.settle(error)
-            raise
-        for write, outcome in zip(group, outcomes, strict=True):
-            write.settle(outcome.error if isinstance(outcome, _Refused) else outcome)
+            await self.raw._execute(_run_group_delivering, self.raw._conn,
+                                    [(write.statements, write.guard) for write in group], deliver)
+        except ValueError as closed:  # the connection is closed: nothing was sent
+            finish([closed] * len(group))
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

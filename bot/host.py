@@ -508,6 +508,7 @@ class Host:
         game = get_game(session.slug)
         self._scheduled(wait)
         self._remember(session, state)
+        self._last_seq[session.id] = 0  # a game just begun has logged no move: its first move reads nothing
         self.changed(session)
         views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),

@@ -243,15 +243,27 @@ async def _reader(path: Path, busy_timeout_ms: int) -> aiosqlite.Connection:
     return reader
 
 
+def _decoded(column: str, stored: Any) -> Any:
+    """A `sessions` column as stored (JSON kept as TEXT) -> the value `SessionRecord` validates."""
+    if column == "turn_events":
+        return json.loads(stored or "[]")
+    if column in _JSON_COLUMNS:
+        return None if stored is None else json.loads(stored)
+    return stored
+
+
 def _session_from_row(row: sqlite3.Row) -> SessionRecord:
-    data = dict(row)
-    for key in ("players", "invited", "options"):
-        data[key] = json.loads(data[key])
-    if "turn_events" in data:
-        data["turn_events"] = json.loads(data["turn_events"] or "[]")
-    for key in ("setup_outcomes", "result", "waiting_since"):
-        data[key] = json.loads(data[key]) if data[key] is not None else None
-    return SessionRecord.model_validate(data)
+    return SessionRecord.model_validate({column: _decoded(column, stored) for column, stored in dict(row).items()})
+
+
+def _as_written(session: SessionRecord, written: dict[str, Any], now: float, version: int) -> SessionRecord:
+    """The session as reading it back would give it, after a write of the `written` columns (as stored) at
+    `now` that made `version`: `session` (as committed at its own version), with those columns decoded
+    and validated as a read does. So a write needs no read, nor the whole row parsed back (a move's
+    commit is the bot's hottest path: issue 24)."""
+    return SessionRecord.model_validate({**session.__dict__,
+                                         **{column: _decoded(column, stored) for column, stored in written.items()},
+                                         "version": version, "updated_at": now})
 
 
 class Store:
@@ -427,28 +439,34 @@ class Store:
                              **changes: Any) -> SessionRecord:
         """Write `changes` (and `timers`, and the `ratings` a finished game moved) if the session is still at
         `session.version`; bump the version."""
-        statements = self._update_statements(session, now, changes, timers)
-        return await self._write_session(session, statements, self._rating_statements(session, ratings, now))
+        encoded = _encoded(changes)
+        statements = self._update_statements(session, now, encoded, timers)
+        return await self._write_session(session, now, encoded, statements,
+                                         self._rating_statements(session, ratings, now))
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
                           ratings: Sequence[RatingChange] = (), **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers, and the `ratings` the
         game moved if the move finished it) in one transaction."""
-        statements = self._update_statements(session, now, changes, timers)
+        encoded = _encoded(changes)
+        statements = self._update_statements(session, now, encoded, timers)
         statements.append((
             "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
             (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
-        return await self._write_session(session, statements, self._rating_statements(session, ratings, now))
+        return await self._write_session(session, now, encoded, statements,
+                                         self._rating_statements(session, ratings, now))
 
-    async def _write_session(self, session: SessionRecord, statements: list[tuple[str, Sequence[Any]]],
+    async def _write_session(self, session: SessionRecord, now: float, encoded: dict[str, Any],
+                             statements: list[tuple[str, Sequence[Any]]],
                              checked: Sequence[tuple[str, Sequence[Any]]] = ()) -> SessionRecord:
-        """Run `statements` (the session's version-checked UPDATE ... RETURNING first), then `checked` (each
-        must change exactly one row), as one transaction.
+        """Run `statements` (the session's version-checked UPDATE ... RETURNING version first, which wrote
+        the `encoded` columns), then `checked` (each must change exactly one row), as one transaction.
 
-        On SQLite the whole transaction is one trip to the database thread (`write_batch`); the row the
-        UPDATE returns is the session as committed, so nothing is read back afterwards.
+        On SQLite the whole transaction is one trip to the database thread (`write_batch`). Nothing is read
+        back afterwards: the session as committed is `session` (which must be the session as committed at
+        its version: read, or returned by a write) with what this write changed (`_as_written`).
         """
         statements = [*statements, *checked]
 
@@ -467,16 +485,16 @@ class Store:
                     version_checked(results)
         except INTEGRITY_ERRORS as error:
             raise ChannelBusy(session.channel_id) from error
-        row = await results[0].fetchone()
-        return _session_from_row(row)
+        (version,) = await results[0].fetchone()
+        return _as_written(session, encoded, now, version)
 
-    def _update_statements(self, session: SessionRecord, now: float, changes: dict[str, Any],
+    def _update_statements(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                            timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:
-        """The session's changes under the version check (returning the new row), then its timers."""
-        encoded = {key: _encode(key, value) for key, value in changes.items()}
+        """The session's `encoded` changes under the version check (returning the new version), then its
+        timers."""
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
-               "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING *")
+               "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING version")
         statements: list[tuple[str, Sequence[Any]]] = [(sql, (*encoded.values(), now, session.id, session.version))]
         if timers is not None:
             statements += self._timer_statements(session.id, timers)
@@ -832,7 +850,7 @@ class Store:
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
                       timers: TimerPlan | None) -> None:
         """Inside a transaction: the session's changes under the version check, then its timers."""
-        encoded = {key: _encode(key, value) for key, value in changes.items()}
+        encoded = _encoded(changes)
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
                "version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
@@ -871,6 +889,11 @@ def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since", "turn_events"}
 _COLUMNS = _JSON_COLUMNS | {"status", "state", "end_reason", "dice_seed"}
+
+
+def _encoded(changes: dict[str, Any]) -> dict[str, Any]:
+    """Session columns as they are stored."""
+    return {key: _encode(key, value) for key, value in changes.items()}
 
 
 def _encode(key: str, value: Any) -> Any:

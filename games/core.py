@@ -195,6 +195,15 @@ def parse_action(adapter: Any, action: Any) -> Any:
         raise IllegalMove(f"Bad action {quoted(action.get('type'))}: {where or 'value'} {detail.lower()}.") from None
 
 
+def copied(state: S) -> S:
+    """A deep copy of a state, for `apply` to change while the state it was given stays as it was.
+
+    Made by the JSON round trip every state keeps exactly (ENGINE.md), which is about three times
+    faster than pydantic's own deep copy (`model_copy(deep=True)`): every move and every step of an
+    AI's search copies a state."""
+    return type(state).model_validate_json(state.model_dump_json())
+
+
 def require_seated(players: Sequence[str], player: str) -> None:
     """Refuse any player id that has no seat at this table."""
     if player not in players:

@@ -40,7 +40,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from games.core import IllegalMove, Randomness, parse_action, quoted, require_seated
+from games.core import IllegalMove, Randomness, copied, parse_action, quoted, require_seated
 from games.follow_the_arrow_board import (
     ARROWS,
     BLACK_START_ROW,
@@ -365,7 +365,7 @@ class FollowTheArrow:
         parsed = parse_action(ACTIONS, action)
         if state.phase == "over":
             raise IllegalMove("The game is over.")
-        new = state.model_copy(deep=True)
+        new = copied(state)
         events: list[dict] = []
         if isinstance(parsed, PlaceAction):
             self._place(new, player, parsed.order, events)

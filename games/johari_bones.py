@@ -38,7 +38,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from games.core import IllegalMove, Randomness, parse_action, require_seated
+from games.core import IllegalMove, Randomness, copied, parse_action, require_seated
 from games.johari_scoring import BOXES, box_score
 
 BONES = tuple(f"{low}-{high}" for low in range(7) for high in range(low, 7))
@@ -178,7 +178,7 @@ class JohariBones:
         require_seated(state.players, player)
         parsed = parse_action(ACTIONS, action)
         self._require_to_act(state, player)
-        new = state.model_copy(deep=True)
+        new = copied(state)
         events: list[dict] = []
         if isinstance(parsed, ScoreAction):
             self._score(new, player, parsed.box, rng, events)

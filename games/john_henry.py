@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from games.core import IllegalMove, Randomness, parse_action, require_seated
+from games.core import IllegalMove, Randomness, copied, parse_action, require_seated
 
 SPACE_NAMES = (
     "Omaha", "North Platte", "Cheyenne", "Laramie", "Green River", "Ogden", "Promontory Point",
@@ -125,7 +125,7 @@ class JohnHenry:
         require_seated(state.players, player)
         parsed = parse_action(ACTIONS, action)
         self._require_turn(state, player)
-        new = state.model_copy(deep=True)
+        new = copied(state)
         events: list[dict] = []
         seat = new.players.index(player)
         if new.phase == "roll-off":

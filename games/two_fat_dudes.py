@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from games.core import IllegalMove, Randomness, parse_action, require_seated
+from games.core import IllegalMove, Randomness, copied, parse_action, require_seated
 
 RED, BLUE = 0, 1
 COLOURS = ("red", "blue")
@@ -190,7 +190,7 @@ class TwoFatDudes:
             raise IllegalMove("The game is over.")
         seat = state.players.index(player)
         self._check_turn(state, seat, parsed)
-        new = state.model_copy(deep=True)
+        new = copied(state)
         events: list[dict] = []
         if isinstance(parsed, Roll):
             if new.phase == "roll-off":

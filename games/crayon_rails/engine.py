@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import IllegalMove, Randomness, parse_action, require_seated
+from games.core import IllegalMove, Randomness, copied, parse_action, require_seated
 from games.crayon_rails import actions as act
 from games.crayon_rails.building import build, upgrade
 from games.crayon_rails.cards import deck
@@ -98,7 +98,7 @@ class CrayonRails:
     def apply(self, state: State, player: str, action: Mapping[str, Any], rng: Randomness) -> tuple[State, list[dict]]:
         require_seated([p.id for p in state.players], player)
         parsed = parse_action(act.ACTIONS, action)
-        new = state.model_copy(deep=True)
+        new = copied(state)
         events: list[dict] = []
         _dispatch(new, player, parsed, rng, events)
         return new, events

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.core import IllegalMove
+from games.core import IllegalMove, copied
 from games.crayon_rails.building import resolve_path
 from games.crayon_rails.hazards import struck
 from games.crayon_rails.mapdata import board, edge
@@ -89,7 +89,7 @@ def check_pickup(state: State, player_id: str, load: str) -> None:
         raise IllegalMove(f"{city} is on strike: no pick-ups there for now.")
     if chips_in_supply(state, load) < 1:
         raise IllegalMove(f"All the {load} is already on trains.")
-    trial = state.model_copy(deep=True)
+    trial = copied(state)
     trial.player(player_id).loads.append(load)
     player = state.player(player_id)
     if slots_used(trial, player_id) > player.capacity:

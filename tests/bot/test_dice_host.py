@@ -6,12 +6,13 @@ import pytest
 
 from bot.dice_table import dice_line
 from bot.game_record import build_record, finished_session, record_file
-from bot.host import UserError
+from bot.host import Host, UserError
+from bot.store import Store
 from games import get_game
 from games.core import RecordingRandomness
 from games.dice import DiceRandomness, commitment
 from games.verify import verify
-from tests.bot.conftest import ALICE, BOB
+from tests.bot.conftest import ALICE, BOB, FakeClock
 from tests.bot.test_follow_the_arrow_commands import finish, placed, seated
 from tests.bot.test_host import CHANNEL, play_until_over, start_john_henry
 
@@ -128,3 +129,80 @@ async def test_a_claimed_game_reveals_its_seed_and_checks_out(host, clock):
     verdict = verify(record)
     assert record.end == "timeout" and verdict.ok, verdict.text
     assert "claimed on the turn clock" in verdict.text
+
+
+async def other_process(database_url: str) -> Host:
+    """A second bot process on the same database: its own store and host, knowing nothing in memory."""
+    return Host(await Store.connect(database_url), clock=FakeClock(), seed_source=lambda: 7)
+
+
+async def test_a_first_move_draws_the_same_dice_whether_its_host_began_the_game_or_not(store, database_url,
+                                                                                      monkeypatch):
+    """The host that began a game knows it has logged no move and reads nothing; another process reads
+    the log to number the move: both draw the first move's dice from seq 1."""
+    began_here = Host(store, clock=FakeClock(), seed_source=lambda: 7)  # every game gets the same seed
+    games = []
+    for channel in ("971", "972"):
+        await began_here.open_lobby(guild_id="1", channel_id=channel, slug="john-henry", creator=ALICE)
+        games.append((await began_here.join(channel, BOB))[0])
+    assert games[0].dice_seed == games[1].dice_seed
+
+    async def no_read(session_id: int) -> int:
+        raise AssertionError("the first move of a game this host began read the log")
+
+    monkeypatch.setattr(store, "last_seq", no_read)
+    await began_here.act(games[0].id, ALICE.id, {"type": "roll"})
+    monkeypatch.undo()
+    elsewhere = await other_process(database_url)
+    try:
+        await elsewhere.act(games[1].id, ALICE.id, {"type": "roll"})
+    finally:
+        await elsewhere.store.close()
+    expected = derived(games[0], 1, get_game("john-henry"), began_here.state_of(games[0]), ALICE.id,
+                       {"type": "roll"})
+    for session in games:
+        [move] = await store.moves(session.id)
+        assert (move.seq, move.outcomes) == (1, expected)
+
+
+async def test_a_move_after_another_process_moved_is_made_again_on_the_game_read_afresh(host, database_url):
+    """This host's copy is stale: its write is refused, the game read again, and the move made on it with
+    the dice of its own number (seq 2), not those its stale copy would have drawn."""
+    session_id = await start_john_henry(host)
+    elsewhere = await other_process(database_url)
+    try:
+        await elsewhere.act(session_id, ALICE.id, {"type": "roll"})
+    finally:
+        await elsewhere.store.close()
+    before = await host.store.session(session_id)
+    game = get_game("john-henry")
+    expected = derived(before, 2, game, game.state_from_json(before.state), BOB.id, {"type": "roll"})
+    outcome = await host.act(session_id, BOB.id, {"type": "roll"})
+    moves = await host.store.moves(session_id)
+    assert [(m.seq, m.player) for m in moves] == [(1, ALICE.id), (2, BOB.id)]
+    assert moves[-1].outcomes == expected
+    assert outcome.session == await host.store.session(session_id)
+    assert (await host.replay(session_id)).model_dump_json() == outcome.session.state
+
+
+async def test_a_move_is_refused_when_another_process_moves_again_while_it_is_retried(host, database_url,
+                                                                                      monkeypatch):
+    session_id = await start_john_henry(host)
+    elsewhere = await other_process(database_url)
+    read = host.store.session
+
+    async def read_then_moved_elsewhere(session_id: int):
+        session = await read(session_id)
+        await elsewhere.act(session_id, BOB.id, {"type": "roll"})
+        return session
+
+    try:
+        await elsewhere.act(session_id, ALICE.id, {"type": "roll"})
+        monkeypatch.setattr(host.store, "session", read_then_moved_elsewhere)
+        with pytest.raises(UserError, match="Someone else moved at the same moment"):
+            await host.act(session_id, BOB.id, {"type": "roll"})
+    finally:
+        await elsewhere.store.close()
+    monkeypatch.undo()
+    assert [(m.seq, m.player) for m in await host.store.moves(session_id)] == [(1, ALICE.id), (2, BOB.id)]
+    assert (await host.replay(session_id)).model_dump_json() == (await host.store.session(session_id)).state

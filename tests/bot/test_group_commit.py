@@ -80,3 +80,32 @@ async def test_a_cancelled_move_still_waiting_is_not_written(sqlite_store):
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert (await sqlite_store.session(first.id)).version == 0
+
+
+async def test_a_move_cancelled_once_sent_still_stands_and_the_moves_queued_behind_it_commit(sqlite_store):
+    """Nothing was committing, so the first move's own task sent it at once; cancelling that task then
+    does not undo the move (it is in the database thread's hands), nor strand the moves queued behind it."""
+    first, *others = await lobbies(sqlite_store, 4)
+    begins = await count_begins(sqlite_store)
+    sent = asyncio.ensure_future(move(sqlite_store, first))
+    await asyncio.sleep(0)
+    assert begins or sqlite_store._db._lock.locked(), "the lone move was not sent at once"
+    queued = [asyncio.ensure_future(move(sqlite_store, session)) for session in others]
+    await asyncio.sleep(0)
+    sent.cancel()
+    assert [moved.version for moved in await asyncio.gather(*queued)] == [1, 1, 1]
+    with pytest.raises(asyncio.CancelledError):
+        await sent
+    for session in [first, *others]:
+        assert (await sqlite_store.session(session.id)).version == 1
+        assert len(await sqlite_store.moves(session.id)) == 1
+    assert len(begins) == 2, "the queued moves did not commit as one group after the first"
+    assert not sqlite_store._db.raw.in_transaction and not sqlite_store._db._lock.locked()
+
+
+async def test_a_write_on_a_closed_connection_fails_at_once(tmp_path):
+    store = await Store.open(tmp_path / "closed.sqlite3")
+    [lobby] = await lobbies(store, 1)
+    await store.close()
+    with pytest.raises(ValueError):
+        await asyncio.wait_for(move(store, lobby), 5)

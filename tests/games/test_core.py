@@ -17,8 +17,10 @@ from games.core import (
     ScriptedRandomness,
     SeededRandomness,
     UnknownGame,
+    copied,
     parse_action,
 )
+from tests.games.test_determinize import random_states
 
 SLUGS = {"john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones", "crayon-rails"}
 
@@ -102,3 +104,18 @@ def test_parse_action_turns_bad_input_into_a_readable_refusal(action, fragment):
 
 def test_parse_action_accepts_good_input():
     assert parse_action(ACTIONS, {"type": "offer", "points": 3}) == Offer(type="offer", points=3)
+
+
+@pytest.mark.parametrize("slug", sorted(SLUGS))
+def test_a_copied_state_is_equal_and_shares_nothing_that_changes(slug):
+    """`copied` is what every engine's apply changes instead of its input (games.core)."""
+    players = ["ann", "ben"]
+    for state in list(random_states(slug, 3, players, 40))[::4]:
+        copy, before = copied(state), state.model_dump_json()
+        assert copy == state and type(copy) is type(state) and copy is not state
+        for name, value in copy:
+            if isinstance(value, (list, dict, BaseModel)):
+                assert value is not getattr(state, name), f"{name} is shared"
+        if isinstance(copy.players, list):
+            copy.players.append(copy.players[0])
+        assert state.model_dump_json() == before
