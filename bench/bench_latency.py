@@ -28,8 +28,8 @@ Median / p95 / p99 ms of a move to its table, and the median as so many pings:
 
     before issue 24, quiet machine   5.2 / 6.0 / 7.0-8.2     x8.9-9.1   (ping 0.57 ms)
     first cuts, quiet machine        3.8-4.1 / 4.8-5.4 / 5.8-7.2   x6.0-6.6   (ping 0.58-0.66 ms)
-    now (foresight, message written during the commit, answer after the table), quiet machine
-                                     2.2-2.5 / 3.4-4.1 / 4.3-5.3   x3.2-3.6   (ping 0.65-0.72 ms)
+    now (foresight, message written during the commit's sync, answer after the table), quiet machine
+                                     2.0-2.5 / 3.4-5.9 / 4.3-8.0   x3.2-3.6   (ping 0.61-0.74 ms)
     now, busy machine                2.6-4.5 / 4.4-12 / 6-16       x2.2-3.5   (ping 0.8-1.9 ms)
 
     1,000 /roll at once, longest event-loop step: before 110-200 ms (full garbage collections),

@@ -114,9 +114,10 @@ class _Refused:
         self.error = error
 
 
-def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]]
-               ) -> list[list[Rows] | _Refused]:
-    """On the connection's thread: several writes, one transaction, a savepoint each.
+def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]],
+               syncing: Callable[[], None] | None = None) -> list[list[Rows] | _Refused]:
+    """On the connection's thread: several writes, one transaction, a savepoint each; `syncing` is called
+    as the COMMIT (the sync of the log) begins.
 
     A guard's refusal undoes its own write only. A database error undoes the whole group (the caller
     then runs the writes one by one, so only the faulty one fails).
@@ -138,6 +139,8 @@ def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str
             else:
                 outcomes.append(results)
             connection.execute("RELEASE one_write")
+        if syncing is not None:
+            syncing()
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -147,12 +150,12 @@ def _run_group(connection: sqlite3.Connection, writes: list[tuple[list[tuple[str
 
 
 def _group_outcomes(connection: sqlite3.Connection,
-                    writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]]
-                    ) -> list[list[Rows] | BaseException]:
+                    writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]],
+                    syncing: Callable[[], None] | None = None) -> list[list[Rows] | BaseException]:
     """On the connection's thread: each write's results, or what refused it (its guard's refusal, a
     faulty statement, the storage's error)."""
     try:
-        outcomes = _run_group(connection, writes)
+        outcomes = _run_group(connection, writes, syncing)
     except sqlite3.Error as error:
         if from_sqlite(error) is None and len(writes) > 1:
             # One write is faulty, not the storage: run them one by one so only that one fails.
@@ -165,20 +168,22 @@ def _group_outcomes(connection: sqlite3.Connection,
 
 def _run_group_delivering(connection: sqlite3.Connection,
                           writes: list[tuple[list[tuple[str, Sequence[Any]]], Guard | None]],
-                          deliver: Callable[[list[list[Rows] | BaseException]], None]) -> None:
+                          deliver: Callable[[list[list[Rows] | BaseException]], None],
+                          syncing: Callable[[], None] | None = None) -> None:
     """On the connection's thread: the group's outcomes, handed to `deliver` from here (not through the
     awaiting task, which may have been cancelled meanwhile)."""
-    deliver(_group_outcomes(connection, writes))
+    deliver(_group_outcomes(connection, writes, syncing))
 
 
 class _PendingWrite:
     """A write waiting for the next group, and the future its caller awaits."""
 
     def __init__(self, statements: list[tuple[str, Sequence[Any]]], guard: Guard | None,
-                 future: asyncio.Future[list[Rows]]) -> None:
+                 future: asyncio.Future[list[Rows]], syncing: Callable[[], None] | None = None) -> None:
         self.statements = statements
         self.guard = guard
         self.future = future
+        self.syncing = syncing
 
     def settle(self, outcome: list[Rows] | BaseException) -> None:
         if self.future.done():  # its caller was cancelled meanwhile
@@ -229,18 +234,20 @@ class SerializedConnection:
             raise trouble from error
 
     async def write_batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                          guard: Guard | None = None) -> list[Rows]:
+                          guard: Guard | None = None, *, syncing: Callable[[], None] | None = None) -> list[Rows]:
         """BEGIN IMMEDIATE, `statements`, COMMIT, grouped with the other writes queued meanwhile.
 
         `guard` sees the results before the commit; whatever it raises rolls back this write alone and
-        is raised here (the version check of a move). Returns once the write is committed.
+        is raised here (the version check of a move). Returns once the write is committed. `syncing` is
+        called on the loop once the group's COMMIT has begun on the database thread (its statements
+        done, the log being synced): work that overlaps the sync then leaves the thread alone.
 
         When nothing is committing, the calling task sends its write (and any queued with it) at once
         itself: a lone move starts no task and waits for no other to run. Writes that arrive while a
         group is in flight queue for the next one, which a flusher task sends.
         """
         loop = asyncio.get_running_loop()
-        write = _PendingWrite(list(statements), guard, loop.create_future())
+        write = _PendingWrite(list(statements), guard, loop.create_future(), syncing)
         self._pending.append(write)
         if self._flusher is not None:
             return await write.future
@@ -292,9 +299,17 @@ class SerializedConnection:
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
                 loop.call_soon_threadsafe(finish, outcomes)
 
+        told = [write.syncing for write in group if write.syncing is not None]
+
+        def syncing() -> None:  # on the database thread
+            for tell in told:
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                    loop.call_soon_threadsafe(tell)
+
         try:
             await self.raw._execute(_run_group_delivering, self.raw._conn,
-                                    [(write.statements, write.guard) for write in group], deliver)
+                                    [(write.statements, write.guard) for write in group], deliver,
+                                    syncing if told else None)
         except ValueError as closed:  # the connection is closed: nothing was sent
             finish([closed] * len(group))
 

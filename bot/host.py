@@ -98,6 +98,9 @@ class Upcoming:
     public_view: dict
     undoer: str | None
     """Who may take this move back once it is committed (bot.host `undoer`)."""
+    syncing: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the commit's statements are done and its sync has begun (or it has ended): work meant to
+    overlap the commit waits for it, so as not to hold the database thread's interpreter lock."""
     _legal: dict[str, list[dict]] | None = None
 
     def legal(self) -> dict[str, list[dict]]:
@@ -610,9 +613,12 @@ class Host:
             state=new_state, public_view=public_view, undoer=None)
         upcoming.undoer = undoer_among(upcoming.session, None if stands else player)
         self.committing(upcoming)
-        updated = await self.store.record_move(session, player=player, action=dict(action),
-                                               outcomes=rng.outcomes, now=now, timers=wait.timers, ratings=ratings,
-                                               **changes)
+        try:
+            updated = await self.store.record_move(session, player=player, action=dict(action),
+                                                   outcomes=rng.outcomes, now=now, timers=wait.timers,
+                                                   ratings=ratings, syncing=upcoming.syncing.set, **changes)
+        finally:
+            upcoming.syncing.set()
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)

@@ -15,7 +15,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -446,9 +446,11 @@ class Store:
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
-                          ratings: Sequence[RatingChange] = (), **changes: Any) -> SessionRecord:
+                          ratings: Sequence[RatingChange] = (), syncing: Callable[[], None] | None = None,
+                          **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers, and the `ratings` the
-        game moved if the move finished it) in one transaction."""
+        game moved if the move finished it) in one transaction. `syncing` is called once the transaction's
+        statements are done and its commit has begun (on SQLite; on PostgreSQL at once)."""
         encoded = _encoded(changes)
         statements = self._update_statements(session, now, encoded, timers)
         statements.append((
@@ -456,11 +458,12 @@ class Store:
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
             (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
         return await self._write_session(session, now, encoded, statements,
-                                         self._rating_statements(session, ratings, now))
+                                         self._rating_statements(session, ratings, now), syncing)
 
     async def _write_session(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                              statements: list[tuple[str, Sequence[Any]]],
-                             checked: Sequence[tuple[str, Sequence[Any]]] = ()) -> SessionRecord:
+                             checked: Sequence[tuple[str, Sequence[Any]]] = (),
+                             syncing: Callable[[], None] | None = None) -> SessionRecord:
         """Run `statements` (the session's version-checked UPDATE ... RETURNING version first, which wrote
         the `encoded` columns), then `checked` (each must change exactly one row), as one transaction.
 
@@ -478,8 +481,10 @@ class Store:
 
         try:
             if hasattr(self._db, "write_batch"):
-                results = await self._db.write_batch(statements, version_checked)
+                results = await self._db.write_batch(statements, version_checked, syncing=syncing)
             else:
+                if syncing is not None:
+                    syncing()
                 async with self._transaction():
                     results = [await self._db.execute(sql, params) for sql, params in statements]
                     version_checked(results)

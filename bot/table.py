@@ -154,6 +154,7 @@ class Tables:
                            ) -> tuple[list[str], dict[str, Any]]:
         """The message a running game's table will show once `upcoming` is committed, and whom it pings then
         (if the table's record is still `record`); from the move's own state, never the host's caches."""
+        await upcoming.syncing.wait()  # the database thread's own work done: only the sync is left to overlap
         session = upcoming.session
         _, ping = pings(record, targets_among(session, upcoming.to_act()), session, first=False, to_bottom=False)
         png = await asyncio.shield(drawing) if await self.host.text_view.pictures_for(session.guild_id) else None

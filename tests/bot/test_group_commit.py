@@ -109,3 +109,25 @@ async def test_a_write_on_a_closed_connection_fails_at_once(tmp_path):
     await store.close()
     with pytest.raises(ValueError):
         await asyncio.wait_for(move(store, lobby), 5)
+
+
+async def test_each_move_hears_when_its_commit_syncs_after_its_statements(sqlite_store):
+    """`syncing` comes once per move, after the group's statements ran (the trace shows them) and before
+    the move returns: what overlaps the sync then leaves the database thread alone (bot.table)."""
+    sessions = await lobbies(sqlite_store, 5)
+    statements: list[str] = []
+    await sqlite_store._db.raw.set_trace_callback(statements.append)
+    heard: list[tuple[int, int]] = []
+
+    async def move_told(session):
+        def syncing() -> None:
+            own = [sql for sql in statements if sql.startswith("INSERT INTO moves") and f"SELECT {session.id}," in sql]
+            heard.append((session.id, len(own)))
+        moved = await sqlite_store.record_move(session, player=ALICE.id, action={"type": "x"}, outcomes={}, now=2.0,
+                                               syncing=syncing)
+        assert session.id in {told for told, _ in heard}, "heard before the move returned"
+        return moved
+
+    await asyncio.gather(*(move_told(session) for session in sessions))
+    assert sorted(told for told, _ in heard) == [session.id for session in sessions]
+    assert all(inserted == 1 for _, inserted in heard), "heard only once its own statements had run"

@@ -123,3 +123,17 @@ async def test_the_message_written_during_the_commit_is_the_one_composed_after_i
         assert comparable(ahead) == comparable(await tables.compose(committed, ping))
         written += 1
     assert written >= 5
+
+
+async def test_a_move_whose_commit_is_refused_still_ends_the_wait_for_its_sync(host: Host):
+    """What waits for a commit's sync (the table's message) never waits for good: a refused commit (another
+    process moved first) sets it too, and the retried move is the one shown."""
+    upcoming: list[Upcoming] = []
+    host.committing = upcoming.append
+    session_id = await begun(host)
+    session = await host.current(session_id)
+    await host.store._db.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", (session_id,))
+    outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
+    assert len(upcoming) == 2, "refused once (stale), then made on the session read afresh"
+    assert all(move.syncing.is_set() for move in upcoming)
+    assert outcome.session.version == session.version + 2
