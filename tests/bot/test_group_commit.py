@@ -109,3 +109,17 @@ async def test_a_write_on_a_closed_connection_fails_at_once(tmp_path):
     await store.close()
     with pytest.raises(ValueError):
         await asyncio.wait_for(move(store, lobby), 5)
+
+
+async def test_a_trip_that_fails_fails_its_writes_and_frees_the_connection(sqlite_store, monkeypatch):
+    first, second = await lobbies(sqlite_store, 2)
+
+    async def broken_trip(*args, **kwargs):
+        raise RuntimeError("the database thread is gone")
+
+    monkeypatch.setattr(sqlite_store._db.raw, "_execute", broken_trip)
+    with pytest.raises(RuntimeError, match="thread is gone"):
+        await asyncio.wait_for(move(sqlite_store, first), 5)
+    monkeypatch.undo()
+    assert not sqlite_store._db._lock.locked()
+    assert (await asyncio.wait_for(move(sqlite_store, second), 5)).version == 1
