@@ -6,7 +6,9 @@ the actor gets his private note, if any. All this usually takes a few millisecon
 interaction is answered only afterwards (`Acknowledgement`): with the private note or the refusal
 itself, in one call, if there is one; else as before, a private "thinking…" removed at once. No
 REST call goes in front of the table's (issue 24). A component on a private message is still
-acknowledged first, as an update of that message, which its next step or dismissal then edits.
+acknowledged first, as an update of that message, which its next step or dismissal then edits; so is
+any interaction that arrives while others are on their way to their results (a burst of moves: the
+REST calls queue, and an answer sent last could miss Discord's deadline).
 Should the work outlast `ACK_WITHIN` seconds (a slow disk, Discord's rate limits), the private
 "thinking…" is sent then, well inside Discord's 3-second deadline, and the answer replaces it. If
 the acknowledgement fails, a move already made stays made and shown, and the failure is logged.
@@ -93,11 +95,9 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     message = bounded_refusal(message, list(typed_values(interaction.data)))
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
-    elif _deferred_thinking(interaction):
-        await interaction.edit_original_response(content=message)
-    elif interaction.message is not None and interaction.message.flags.ephemeral:
-        # A private message's button that no longer applies: say why there, and take its buttons away.
-        await interaction.edit_original_response(content=message, attachments=[], view=None)
+    elif _deferred_thinking(interaction) or (interaction.message is not None and interaction.message.flags.ephemeral):
+        # "thinking…", or a private message whose button no longer applies: the refusal alone is left there.
+        await interaction.edit_original_response(**as_edit({"content": message}))
     else:
         await interaction.followup.send(message, ephemeral=True)
 
@@ -206,8 +206,9 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
 async def play(interaction: discord.Interaction, work: GameWork) -> None:
     """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
 
+    gate = _gate(interaction)
+
     async def steps() -> None:
-        gate = _gate(interaction)
         with gate.urgent() if gate is not None else contextlib.nullcontext():
             await urgent_steps()
 
@@ -215,6 +216,8 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
         acknowledgement = Acknowledgement(interaction)
         if _on_private_message(interaction):
             acknowledgement.send()  # its step or dismissal edits that message: acknowledged while it is there
+        elif gate is not None and gate.urgent_now > 1:
+            acknowledgement.send()  # others are on their way too: its answer could queue past Discord's deadline
         try:
             got = await work()
         except BaseException:

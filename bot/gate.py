@@ -55,6 +55,11 @@ class Gate:
             if self._running == 0:
                 self._idle.set()
 
+    @property
+    def urgent_now(self) -> int:
+        """Interactions in flight whose result is not on its way yet."""
+        return self._urgent
+
     @contextlib.contextmanager
     def urgent(self) -> Iterator[None]:
         """Count one interaction as urgent while the block runs, or until `result_on_its_way` is called in it."""

@@ -27,6 +27,9 @@ WANT = re.compile(r"(\w+) (\d+) \(#(\d+) pool, demand (\d)\)")
 SUPPLIERS = re.compile(r"^\s+(\w+) (\d+) \(#(\d+) [^)]*\): supplied by (.*)\.$")
 PLACE = re.compile(r"(\w+) \(([A-X]\d+)\)")
 MAX_ROUNDS = 90
+GAME_SEED = 2026
+"""The game's dice seed: the deal and every draw. With a random one, a deal whose demands lie far from
+every major city could leave the plan short of a win in MAX_ROUNDS (seen once in many runs)."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,7 @@ async def test_a_scripted_game_planned_with_cities_ends_with_a_winner(fake_disco
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     table = Table(fake_discord, parlor, channel, alice, bob)
+    parlor.host._seed_source = lambda: GAME_SEED  # one deal, always the same: the plan is checked, not luck
     await open_game(fake_discord, channel, alice, bob)
     await table.ok(alice, "keep")
     await table.ok(bob, "keep")

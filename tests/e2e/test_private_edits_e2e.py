@@ -51,3 +51,17 @@ async def test_a_cancelled_or_confirmed_preview_keeps_no_picture_embed_or_button
     await fake_discord.click(alice, shown, shown.button(label="Confirm")["custom_id"])
     assert shown.content.startswith("Built")
     assert (shown.attachments, shown.embeds, shown.buttons()) == ([], [], []), "only the new words are shown"
+
+
+async def test_a_stale_preview_shows_the_reason_alone(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """A preview's Confirm pressed once the turn has moved on is turned down in place: its picture, embed
+    and buttons go, the reason stays."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.create_channel("rails-late")
+    await building_game(fake_discord, channel, alice, bob)
+    shown = await preview(fake_discord, channel, alice)
+    ended = await fake_discord.slash(alice, "endturn", channel=channel)
+    assert not ended.ephemeral, ended.response.content
+    await fake_discord.click(alice, shown, shown.button(label="Confirm")["custom_id"])
+    assert shown.content and not shown.content.startswith("Built"), shown.content
+    assert (shown.attachments, shown.embeds, shown.buttons()) == ([], [], []), "only the refusal is shown"

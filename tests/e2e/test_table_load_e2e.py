@@ -298,3 +298,37 @@ async def test_a_moves_table_is_written_while_its_commit_is_in_flight(fake_disco
         assert len(shown) == 1
         assert shown[0].embed["footer"]["text"].endswith(f"move {session.version + 1}")
     assert composed == []
+
+
+async def test_a_move_that_arrives_while_another_is_on_its_way_is_acknowledged_first(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
+    """In a burst the REST calls queue, so an answer left for last could miss Discord's deadline: a move
+    arriving while another is still on its way to its table is acknowledged before anything else."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    first, second = fake.create_channel("held"), fake.create_channel("second")
+    await seated_game(parlor, first, alice, bob)
+    await seated_game(parlor, second, alice, bob)
+    held, release = asyncio.Event(), asyncio.Event()
+    act = parlor.host.act
+
+    async def held_in(channel_id: str):
+        async def acting(session_id, *args, **kwargs):
+            if (await parlor.host.current(session_id)).channel_id == channel_id:
+                held.set()
+                await release.wait()
+            return await act(session_id, *args, **kwargs)
+        return acting
+
+    monkeypatch.setattr(parlor.host, "act", await held_in(str(first.id)))
+    holding = asyncio.create_task(fake.slash(alice, "roll", channel=first))
+    await held.wait()
+    already = len(fake.world.requests)
+    result = await fake.slash(alice, "roll", channel=second)
+    calls = [path for _, path, _ in fake.world.requests[already:]]
+    callback = next(index for index, path in enumerate(calls) if path.endswith("/callback"))
+    table_post = calls.index(f"/api/v10/channels/{second.id}/messages")
+    assert callback < table_post, calls
+    assert not result.ephemeral and not result.thinking
+    release.set()
+    await holding
