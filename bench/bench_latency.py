@@ -1,8 +1,8 @@
 """From a move to the table that shows it, next to a bare ping, through the project's fake Discord.
 
 Two bots run as processes of their own, each connected with the real discord.py client to its own
-fake Discord (tests/fakediscord) served by this process: Parlor (`python -m bot` on a SQLite file,
-wrapped by bench/latency_probe.py, which adds the step timers and the loop-lag probe) and a minimal
+fake Discord (tests/fakediscord) served by this process: Parlor (`python -m bot` on a SQLite file; in
+a second run wrapped by bench/latency_probe.py, which adds the step timers and the loop-lag probe) and a minimal
 discord.py bot whose `/ping` answers at once (bench/ping_bot.py). Samples alternate: a `/ping`, then
 a John Henry move by the player to act, as a `/roll` or as a press of the table's Roll button (new
 games by `/game rematch`, not timed). Each is timed in the fake, from the moment it sends the
@@ -11,7 +11,7 @@ callback; for a move the table's write in the game's channel (the new table's PO
 that edits it in place). Prints median, p95 and p99 of each and their ratios to the ping's.
 
 Then the steps of a move, from Parlor's own timers (bench/latency_probe.py): milliseconds per move
-in each step, and its share of the median interaction-to-table time. Steps overlap (drawing runs in
+in each step, and its share of the probed run's median interaction-to-table time. Steps overlap (drawing runs in
 a worker thread while the loop goes on), so the shares need not add up to 100 %.
 
 Last, `--burst` moves at once (one `/roll` in each of as many channels), with the longest
@@ -20,17 +20,21 @@ and the longest collection alone).
 
 Run: python bench/bench_latency.py [--samples 300] [--burst 1000]
 
+Parlor runs twice: as it is (`python -m bot`) for the figures, then wrapped by the probe for the steps
+and the burst (its timers cost about 0.1 ms a move).
+
 Figures (this 2-core machine, shared with other work; the README's Performance section has the steps).
 Median / p95 / p99 ms of a move to its table, and the median as so many pings:
 
     before issue 24, quiet machine   5.2 / 6.0 / 7.0-8.2     x8.9-9.1   (ping 0.57 ms)
-    after, quiet machine             3.8-4.1 / 4.8-5.4 / 5.8-7.2   x6.0-6.6   (ping 0.58-0.66 ms)
-    before, busy machine             5.5-5.8 / 11 / 12-22    x7.1-7.3   (ping 0.75-0.81 ms)
-    after, busy machine              4.3-4.6 / 9.4-10.5 / 12-16   x5.2-5.5   (ping 0.82 ms)
+    first cuts, quiet machine        3.8-4.1 / 4.8-5.4 / 5.8-7.2   x6.0-6.6   (ping 0.58-0.66 ms)
+    now (foresight, message written during the commit, answer after the table), quiet machine
+                                     2.2-2.5 / 3.4-4.1 / 4.3-5.3   x3.2-3.6   (ping 0.65-0.72 ms)
+    now, busy machine                2.6-4.5 / 4.4-12 / 6-16       x2.2-3.5   (ping 0.8-1.9 ms)
 
     1,000 /roll at once, longest event-loop step: before 110-200 ms (full garbage collections),
-    after 19 ms (a young collection; 111 ms in wall time once when the machine was loaded, 17.6 ms of
-    it in the loop's own CPU time)
+    first cuts 19 ms, now 17-41 ms (12.7-17.5 ms of it the loop's own CPU time); all tables shown in
+    5.0-5.7 s (first cuts 6.6-6.7 s)
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,27 +165,47 @@ def report(label: str, values: list[float], baseline: tuple[float, float, float]
     print(line)
 
 
-async def burst(fake: FakeDiscord, players: list[FakeUser], channels: int, parlor: int) -> float:
+async def burst(fake: FakeDiscord, players: list[FakeUser], channels: int, parlor: int, probed: bool) -> float:
     """`channels` games, then one `/roll` in each at once; seconds until every table showed it.
 
     Parlor's probe starts measuring (SIGUSR1) once the games are set up, just before the rolls."""
     games = [Game(fake, fake.create_channel(f"burst-{n}"), players) for n in range(channels)]
     for group in range(0, channels, 50):
         await asyncio.gather(*(game.start() for game in games[group:group + 50]))
-    os.kill(parlor, signal.SIGUSR1)
-    await asyncio.sleep(0.2)  # a bench, not a test: time for the signal to reach Parlor's loop
+    if probed:
+        os.kill(parlor, signal.SIGUSR1)
+        await asyncio.sleep(0.2)  # a bench, not a test: time for the signal to reach Parlor's loop
     began = time.perf_counter()
     await asyncio.gather(*(game.move(press=False) for game in games))
     return time.perf_counter() - began
 
 
-async def main(samples: int, burst_channels: int) -> None:
+@dataclass
+class Run:
+    """One run's samples (ms), and what Parlor's probe printed (none for the bare bot)."""
+
+    pings: list[float] = field(default_factory=list)
+    moves: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
+    acks: list[float] = field(default_factory=list)
+    burst_seconds: float | None = None
+    probes: list[dict] = field(default_factory=list)
+
+
+async def run(samples: int, burst_channels: int, probed: bool) -> Run:
+    """Ping and Parlor side by side: Parlor as `python -m bot` itself, or wrapped by the probe (`probed`)."""
+    measured = Run()
+    parlor_argv = [str(ROOT / "bench" / "latency_probe.py")] if probed else ["-m", "bot"]
+
+    def tell_probe(which: signal.Signals, pid: int) -> None:
+        if probed:
+            os.kill(pid, which)
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder)
         async with FakeDiscord() as ping_fake, FakeDiscord() as parlor_fake:
             ping_fake.deferred_timeout = parlor_fake.deferred_timeout = 120.0
             pinger = await process(ping_fake, path, str(ROOT / "bench" / "ping_bot.py"))
-            parlor = await process(parlor_fake, path, str(ROOT / "bench" / "latency_probe.py"),
+            parlor = await process(parlor_fake, path, *parlor_argv,
                                    DATABASE_URL=f"sqlite:///{path / 'parlor.sqlite3'}")
             try:
                 await ping_fake.wait_until_ready(30)
@@ -191,10 +216,7 @@ async def main(samples: int, burst_channels: int) -> None:
                 players = [parlor_fake.create_user("alice"), parlor_fake.create_user("bob")]
                 game = Game(parlor_fake, parlor_fake.channel("games"), players)
                 await game.start()
-                pings: list[float] = []
-                moves: dict[bool, list[float]] = {False: [], True: []}
-                acks: list[float] = []
-                os.kill(parlor.pid, signal.SIGUSR1)  # the probe starts counting now
+                tell_probe(signal.SIGUSR1, parlor.pid)  # the probe starts counting now
                 for number in range(WARM_UP + samples):
                     ping = await timed(ping_times, lambda: ping_fake.slash(someone, "ping", channel=ping_channel),
                                        ("POST",), CALLBACK)
@@ -204,47 +226,61 @@ async def main(samples: int, burst_channels: int) -> None:
                     move = await timed(parlor_times, functools.partial(game.move, press), ("POST", "PATCH"),
                                        TABLE_WRITE, game.channel.id)
                     if number == WARM_UP:
-                        os.kill(parlor.pid, signal.SIGUSR1)
+                        tell_probe(signal.SIGUSR1, parlor.pid)
                     if number >= WARM_UP:
-                        pings.append(ping)
-                        moves[press].append(move)
-                        acks.append(parlor_times.first(parlor_times.sent, ("POST",), CALLBACK) * 1000)
-                os.kill(parlor.pid, signal.SIGUSR2)  # steps so far, before the burst
+                        measured.pings.append(ping)
+                        measured.moves[press].append(move)
+                        measured.acks.append(parlor_times.first(parlor_times.sent, ("POST",), CALLBACK) * 1000)
+                tell_probe(signal.SIGUSR2, parlor.pid)  # steps so far, before the burst
                 await asyncio.sleep(0.5)
-                baseline = summary(pings)
-                print(f"{samples} samples each, after {WARM_UP} to warm up; median, p95, p99 "
-                      "(and as many times the ping's)")
-                report("/ping of a minimal discord.py bot", pings, None)
-                report("Parlor: /roll to its table write", moves[False], baseline)
-                report("Parlor: Roll button to table write", moves[True], baseline)
-                report("Parlor: either, to the table write", moves[False] + moves[True], baseline)
-                report("Parlor: either, to the acknowledgement", acks, baseline)
                 if burst_channels:
-                    seconds = await burst(parlor_fake, players, burst_channels, parlor.pid)
-                    os.kill(parlor.pid, signal.SIGUSR2)  # the burst's stalls (not the shut-down's)
+                    measured.burst_seconds = await burst(parlor_fake, players, burst_channels, parlor.pid, probed)
+                    tell_probe(signal.SIGUSR2, parlor.pid)  # the burst's stalls (not the shut-down's)
                     await asyncio.sleep(0.5)
-                    print(f"{burst_channels} /roll at once, in as many channels: all tables shown in {seconds:.2f} s")
             finally:
                 out = await stop(parlor)
                 await stop(pinger)
-        probes = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-        median = statistics.median(moves[False] + moves[True])
-        steps = probes[0]
-        print(f"steps of a move inside Parlor (per move: ms, and share of the median {median:.2f} ms to the table):")
-        for name, spent in steps["steps"].items():
-            print(f"  {name:<44} {spent:6.2f} ms  {spent / median:6.1%}")
-        print("one move's timeline inside Parlor (median ms after discord.py got the interaction: began, ended):")
-        for name, (began, ended) in sorted(steps["timeline"].items(), key=lambda item: item[1]):
-            print(f"  {began:6.2f} {ended:6.2f}  {name.strip()}")
-        if burst_channels:
-            stall = probes[1]
-            print(f"during the burst: longest event-loop step {stall['longest_step']:.1f} ms, "
-                  f"without garbage collection {stall['longest_own_step']:.1f} ms, "
-                  f"in CPU time {stall['longest_cpu_step']:.1f} ms, "
-                  f"longest collection {stall['longest_collection']:.1f} ms (generation {stall.get('generation')}); "
-                  f"collections by generation {stall.get('collections')}, at quiet moments "
-                  f"{stall.get('quiet_collections')}, thresholds {stall.get('threshold')}; objects the collector "
-                  f"tracks {stall.get('tracked')} (and {stall.get('frozen')} set aside)")
+    measured.probes = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return measured
+
+
+def report_run(title: str, measured: Run, samples: int) -> None:
+    baseline = summary(measured.pings)
+    moves = measured.moves
+    print(f"{title}: {samples} samples each, after {WARM_UP} to warm up; median, p95, p99 "
+          "(and as many times the ping's)")
+    report("/ping of a minimal discord.py bot", measured.pings, None)
+    report("Parlor: /roll to its table write", moves[False], baseline)
+    report("Parlor: Roll button to table write", moves[True], baseline)
+    report("Parlor: either, to the table write", moves[False] + moves[True], baseline)
+    report("Parlor: either, to the acknowledgement", measured.acks, baseline)
+
+
+async def main(samples: int, burst_channels: int) -> None:
+    bare = await run(samples, 0, probed=False)
+    report_run("Parlor as it runs (python -m bot)", bare, samples)
+    probed = await run(samples, burst_channels, probed=True)
+    report_run("Parlor with the probe's timers (slower: every loop step is timed)", probed, samples)
+    if probed.burst_seconds is not None:
+        print(f"{burst_channels} /roll at once, in as many channels: all tables shown in "
+              f"{probed.burst_seconds:.2f} s")
+    median = statistics.median(probed.moves[False] + probed.moves[True])
+    steps = probed.probes[0]
+    print(f"steps of a move inside Parlor (per move: ms, and share of the probed median {median:.2f} ms):")
+    for name, spent in steps["steps"].items():
+        print(f"  {name:<44} {spent:6.2f} ms  {spent / median:6.1%}")
+    print("one move's timeline inside Parlor (median ms after discord.py got the interaction: began, ended):")
+    for name, (began, ended) in sorted(steps["timeline"].items(), key=lambda item: item[1]):
+        print(f"  {began:6.2f} {ended:6.2f}  {name.strip()}")
+    if burst_channels:
+        stall = probed.probes[1]
+        print(f"during the burst: longest event-loop step {stall['longest_step']:.1f} ms, "
+              f"without garbage collection {stall['longest_own_step']:.1f} ms, "
+              f"in CPU time {stall['longest_cpu_step']:.1f} ms, "
+              f"longest collection {stall['longest_collection']:.1f} ms (generation {stall.get('generation')}); "
+              f"collections by generation {stall.get('collections')}, at quiet moments "
+              f"{stall.get('quiet_collections')}, thresholds {stall.get('threshold')}; objects the collector "
+              f"tracks {stall.get('tracked')} (and {stall.get('frozen')} set aside)")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,8 @@ def count_move(original: Callable[..., Any]) -> Callable[..., Any]:
 
 def instrument() -> None:
     timing(bot.actions, "acknowledge", "acknowledge (defer; until Discord answered)")
+    timing(bot.actions, "guarded", "Parlor's handler (after discord.py's dispatch)")
+    timing(Host, "open_session", "read: the channel's open game (kept in memory)")
     timing(Host, "_act_locked", "host: engine, views and commit")
     timing(Store, "record_move", "  of which: the commit (record_move)")
     timing(bot.table.Tables, "show", "table: show (whole, from commit to saved)")

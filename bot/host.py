@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
+from bot.move_replay import replayed
 from bot.ratings import rating_keys, updated_ratings
 from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
 from bot.text_view import TextView
@@ -42,7 +43,7 @@ from games.core import (
     UnknownGame,
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
-from games.record import replay_log, replay_timeline, timeout_result, with_names
+from games.record import replay_timeline, timeout_result, with_names
 from games.undo import UNDO_ACTION, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
@@ -977,15 +978,10 @@ class Host:
 
     async def _replayed(self, session: SessionRecord, log: list[MoveRecord] | None = None,
                         ) -> tuple[BaseModel, list[tuple[MoveRecord, list[dict]]]]:
-        """The state after the setup and `log` (the whole move log by default), and each move's events."""
+        """The state after the setup and `log` (the whole move log by default), and each move's events;
+        replayed in a worker thread (a long Crayon Rails log takes a while), the loop serving others."""
         if session.setup_outcomes is None:
             raise UserError("This game never began, so it has no moves to replay.")
         moves = await self.store.moves(session.id) if log is None else log
-        steps = replay_log(get_game(session.slug), session.player_ids, session.options, session.setup_outcomes,
-                           ((m.player, m.action, m.outcomes) for m in moves))
-        state, _ = next(steps)
-        narrated = []
-        for move, (state, events) in zip(moves, steps, strict=True):  # noqa: B007 (the last state is returned)
-            narrated.append((move, events))
-        return state, narrated
+        return await asyncio.to_thread(replayed, session, moves)
 

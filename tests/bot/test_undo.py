@@ -148,3 +148,24 @@ async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypa
     await host.undo(session_id, player)
     assert host.state_of(await host.current(session_id)) == before
     assert threads and threading.current_thread() not in threads
+
+
+async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host, monkeypatch):
+    """Whether a button of an earlier version still acts replays the log up to then: in a worker, like
+    `Host.replay` (bot.move_replay)."""
+    threads = []
+    replay = bot.host.replayed
+
+    def watched(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return replay(*args, **kwargs)
+
+    monkeypatch.setattr(bot.host, "replayed", watched)
+    session_id = await begin(host, "john-henry")
+    session = await host.current(session_id)
+    first, second = host.to_act(session)  # the roll-off: both may roll
+    await host.act(session_id, first, {"type": "roll"}, expected_version=session.version)
+    await host.act(session_id, second, {"type": "roll"}, expected_version=session.version)  # the same Roll button
+    assert len(threads) == 1, "the earlier version's check replayed the log"
+    await host.replay(session_id)
+    assert len(threads) == 2 and threading.current_thread() not in threads
