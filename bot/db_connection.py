@@ -287,8 +287,13 @@ class SerializedConnection:
         was cancelled meanwhile: once sent, the group runs all the same, so its writes still hear how it
         went and nothing else starts on the connection before its COMMIT or ROLLBACK is over."""
         loop = asyncio.get_running_loop()
+        finished = False
 
         def finish(outcomes: list[list[Rows] | BaseException]) -> None:
+            nonlocal finished
+            if finished:
+                return
+            finished = True
             try:
                 for write, outcome in zip(group, outcomes, strict=True):
                     write.settle(outcome)
@@ -310,8 +315,10 @@ class SerializedConnection:
             await self.raw._execute(_run_group_delivering, self.raw._conn,
                                     [(write.statements, write.guard) for write in group], deliver,
                                     syncing if told else None)
-        except ValueError as closed:  # the connection is closed: nothing was sent
-            finish([closed] * len(group))
+        except asyncio.CancelledError:
+            raise  # the thread settles the group when it is done with it
+        except Exception as error:  # the trip failed (the connection is closed: nothing was sent)
+            finish([error] * len(group))
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

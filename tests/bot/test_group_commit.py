@@ -131,3 +131,17 @@ async def test_each_move_hears_when_its_commit_syncs_after_its_statements(sqlite
     await asyncio.gather(*(move_told(session) for session in sessions))
     assert sorted(told for told, _ in heard) == [session.id for session in sessions]
     assert all(inserted == 1 for _, inserted in heard), "heard only once its own statements had run"
+
+
+async def test_a_trip_that_fails_fails_its_writes_and_frees_the_connection(sqlite_store, monkeypatch):
+    first, second = await lobbies(sqlite_store, 2)
+
+    async def broken_trip(*args, **kwargs):
+        raise RuntimeError("the database thread is gone")
+
+    monkeypatch.setattr(sqlite_store._db.raw, "_execute", broken_trip)
+    with pytest.raises(RuntimeError, match="thread is gone"):
+        await asyncio.wait_for(move(sqlite_store, first), 5)
+    monkeypatch.undo()
+    assert not sqlite_store._db._lock.locked()
+    assert (await asyncio.wait_for(move(sqlite_store, second), 5)).version == 1
