@@ -326,7 +326,14 @@ class SerializedConnection:
         async with self._lock:
             self._owner = asyncio.current_task()
             try:
-                await self._step("BEGIN IMMEDIATE", ())
+                try:
+                    await self._step("BEGIN IMMEDIATE", ())
+                except asyncio.CancelledError:
+                    # The BEGIN still runs on the database thread: end it there before the lock goes, or the
+                    # next transaction would find the connection inside this one.
+                    with contextlib.suppress(sqlite3.Error, StorageError):
+                        await asyncio.shield(self._step("ROLLBACK", ()))
+                    raise
                 try:
                     yield
                     await self._step("COMMIT", ())

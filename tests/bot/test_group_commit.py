@@ -145,3 +145,23 @@ async def test_a_trip_that_fails_fails_its_writes_and_frees_the_connection(sqlit
     monkeypatch.undo()
     assert not sqlite_store._db._lock.locked()
     assert (await asyncio.wait_for(move(sqlite_store, second), 5)).version == 1
+
+
+async def test_a_transaction_cancelled_while_its_begin_is_queued_leaves_the_connection_free(sqlite_store):
+    """The BEGIN runs on the database thread even if its caller is cancelled meanwhile: it is rolled back
+    there, so the next write finds no transaction open."""
+    first, second = await lobbies(sqlite_store, 2)
+
+    async def in_a_transaction():
+        async with sqlite_store._db.transaction():
+            await sqlite_store._db.execute("UPDATE sessions SET version = 7 WHERE id = ?", (first.id,))
+
+    task = asyncio.create_task(in_a_transaction())
+    while not sqlite_store._db._lock.locked():
+        await asyncio.sleep(0)
+    task.cancel()  # its BEGIN is queued for (or running on) the database thread now
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not sqlite_store._db.raw.in_transaction
+    assert (await asyncio.wait_for(move(sqlite_store, second), 5)).version == 1
+    assert (await sqlite_store.session(first.id)).version == 0
