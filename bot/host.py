@@ -570,15 +570,21 @@ class Host:
         """Apply one action for `player` (played by the AI when `by_ai`); commit it before returning.
 
         The session comes from memory when this process last wrote it: the move is then one write
-        transaction and no read. If another process moved meanwhile, the write is refused and the
-        move is tried once more on the session read afresh.
+        transaction and no read. If another process moved meanwhile, the write is refused, or the move
+        looks illegal on the copy in memory (not his turn any more, or not yet), and the move is tried
+        once more on the session read afresh.
         """
         async with self._lock(session_id):
+            known = self._records.get(session_id)
             try:
-                return await self._act_locked(await self.current(session_id), player, action, expected_version,
-                                              by_ai)
+                return await self._act_locked(known or await self.session(session_id), player, action,
+                                              expected_version, by_ai)
             except StaleVersion:
                 self._forget(session_id)
+            except UserError:
+                if known is None or (await self.store.session(session_id) or known).version == known.version:
+                    raise  # refused on the game as it is
+                self._forget(session_id)  # another process moved: judge the move on its game
             try:
                 return await self._act_locked(await self.session(session_id), player, action, expected_version,
                                               by_ai)

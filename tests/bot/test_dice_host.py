@@ -206,3 +206,32 @@ async def test_a_move_is_refused_when_another_process_moves_again_while_it_is_re
     monkeypatch.undo()
     assert [(m.seq, m.player) for m in await host.store.moves(session_id)] == [(1, ALICE.id), (2, BOB.id)]
     assert (await host.replay(session_id)).model_dump_json() == (await host.store.session(session_id)).state
+
+
+async def test_a_move_that_looks_illegal_on_a_stale_copy_is_judged_on_the_game_another_process_moved(
+        store, database_url):
+    """This process last saw Alice to play; another moved the game on (her turn passed, Bob's came). Bob's
+    roll here is judged on the game as it is, not refused as "not your turn"; a move illegal on the game as
+    it is stays refused."""
+    here = Host(store, clock=FakeClock(), seed_source=lambda: 7)
+    await here.open_lobby(guild_id="1", channel_id="981", slug="john-henry", creator=ALICE)
+    session, _ = await here.join("981", BOB)
+    for _ in range(20):  # past the roll-off: one player to act at a time
+        session = await here.current(session.id)
+        if len(here.to_act(session)) == 1:
+            break
+        await here.act(session.id, here.to_act(session)[0], {"type": "roll"})
+    first = here.to_act(session)[0]
+    elsewhere = await other_process(database_url)
+    try:
+        while elsewhere.to_act(moved := await elsewhere.current(session.id)) == [first]:
+            await elsewhere.act(session.id, first, {"type": "roll"})
+        [second] = elsewhere.to_act(moved)
+    finally:
+        await elsewhere.store.close()
+    assert here.to_act(await here.current(session.id)) == [first], "this process's copy is stale"
+    outcome = await here.act(session.id, second, {"type": "roll"})
+    assert outcome.session.version == moved.version + 1
+    [waiting] = [player for player in (first, second) if player not in here.to_act(outcome.session)]
+    with pytest.raises(UserError):
+        await here.act(session.id, waiting, {"type": "roll"})  # not his turn on the game as it is
