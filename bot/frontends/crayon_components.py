@@ -45,6 +45,7 @@ def region_of(city: City) -> str:
 
 
 def place(milepost: str) -> str:
+    """How replies name a place: "Northgate (I2)" where a city stands, else the milepost."""
     city = board().city_at(milepost)
     return f"{city.name} ({milepost})" if city else milepost
 
@@ -52,6 +53,18 @@ def place(milepost: str) -> str:
 def demand_text(card: int, demand: int) -> str:
     wanted = demand_card(card).demands[demand]
     return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
+
+
+def build_preview_words(path: list[str], cost: int, cash: int, target: str) -> str:
+    """A build's preview in words, the same for the menu's step and `/build to:`."""
+    reach = "" if path[-1] == target else f", toward {place(target)} (the rest on a later turn)"
+    return (f"Build {len(path) - 1} section{'s' if len(path) > 2 else ''} from {place(path[0])} to "
+            f"{place(path[-1])}{reach} for **{cost}** (cash {cash} -> {cash - cost}): {' '.join(path)}.")
+
+
+def build_preview_caption(path: list[str], cost: int) -> str:
+    """The caption on a build preview's picture."""
+    return f"Proposed: {len(path) - 1} section{'s' if len(path) > 2 else ''} to {place(path[-1])}, cost {cost}"
 
 
 def acting_components(view: dict, legal: Legal) -> list[Component]:
@@ -290,10 +303,7 @@ def _preview_step(view: dict, viewer: str, target: str) -> Step:
     built = next(event for event in events if event["type"] == "built")
     path, cost = built["path"], built["cost"]
     cash = next(p["cash"] for p in view["players"] if p["id"] == viewer)
-    reach = "" if path[-1] == target else f", toward {place(target)} (the rest on a later turn)"
-    text = (f"Build {len(path) - 1} section{'s' if len(path) > 2 else ''} from {place(path[0])} to "
-            f"{place(path[-1])}{reach} for **{cost}** (cash {cash} -> {cash - cost}): {' '.join(path)}.")
-    caption = f"Proposed: {len(path) - 1} sections to {place(path[-1])}, cost {cost}"
+    text, caption = build_preview_words(path, cost, cash, target), build_preview_caption(path, cost)
     return Step(text, (ActionButton("Confirm build", f"bto.{target}=go", "success", (viewer,)),),
                 lambda names: draw_build_preview(view, dict(names), path, caption))
 

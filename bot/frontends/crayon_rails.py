@@ -15,10 +15,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
-from bot.frontends.crayon_components import acting_components, action_for_token, expand, move_legs
+from bot.frontends.crayon_components import (
+    acting_components,
+    action_for_token,
+    build_preview_caption,
+    build_preview_words,
+    demand_text,
+    expand,
+    move_legs,
+    place,
+)
 from bot.render.crayon_rails import draw_board, draw_build_preview
 from games.core import IllegalMove, quoted
-from games.crayon_rails.cards import demand_card
 from games.crayon_rails.mapdata import board
 
 RULES = """**Crayon Rails** (two players, public locking)
@@ -104,21 +112,10 @@ def place_name(milepost: str) -> str:
     return city.name if city else milepost
 
 
-def place_label(milepost: str) -> str:
-    """How replies name a place: "Northgate (I2)" where a city stands, else the milepost."""
-    city = board().city_at(milepost)
-    return f"{city.name} ({milepost})" if city else milepost
-
-
 def city_label(name: str) -> str:
     """A city name with its milepost, "Northgate (I2)"; other words pass through."""
     city = board().cities.get(name)
     return f"{city.name} ({city.at})" if city else name
-
-
-def demand_label(card: int, demand: int) -> str:
-    wanted = demand_card(card).demands[demand]
-    return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
 
 
 def _built(events: list[dict]) -> tuple[list[str], int, str]:
@@ -177,16 +174,13 @@ class CrayonRailsFrontend(Frontend):
     def build_preview_text(self, view: dict, events: list[dict], target: str) -> str:
         """The words of a `/build to:` preview, from the events the build would cause."""
         path, cost, builder = _built(events)
-        player = next(p for p in view["players"] if p["id"] == builder)
-        reach = "" if path[-1] == target else f" (toward {place_label(target)}: the rest on a later turn)"
-        return (f"Build {len(path) - 1} sections from {place_label(path[0])} to {place_label(path[-1])}{reach} "
-                f"for **{cost}** ({' '.join(path)}); "
-                f"cash {player['cash']} -> {player['cash'] - cost}.")
+        cash = next(p["cash"] for p in view["players"] if p["id"] == builder)
+        return build_preview_words(path, cost, cash, target)
 
     def build_preview_picture(self, view: dict, names: Names, events: list[dict]) -> bytes:
         """The picture of a `/build to:` preview (drawn only for who gets pictures: bot.text_view)."""
         path, cost, _ = _built(events)
-        return draw_build_preview(view, dict(names), path, f"Proposed: {' '.join(path)}  cost {cost}")
+        return draw_build_preview(view, dict(names), path, build_preview_caption(path, cost))
 
     def choices(self, verb: str, option: str, legal: list[dict], typed: Mapping[str, Any],
                 view: dict | None = None, viewer: str = "") -> list[tuple[str, str]]:
@@ -203,7 +197,7 @@ class CrayonRailsFrontend(Frontend):
             return _card_choices(mine)
         if verb in ("lock", "deliver") and option == "demand":
             card = str(typed.get("card", ""))
-            return [(f"{a['demand']}: {demand_label(a['card'], a['demand'])}", str(a["demand"])) for a in mine
+            return [(f"{a['demand']}: {demand_text(a['card'], a['demand'])}", str(a["demand"])) for a in mine
                     if not card or str(a["card"]) == card]
         if (verb, option) == ("keep", "cards"):
             return _keep_choices(mine, str(typed.get("cards") or ""))
@@ -212,7 +206,7 @@ class CrayonRailsFrontend(Frontend):
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{view['phase']}**, round {view['round']}; deck {view['deck']} cards"]
         for player in view["players"]:
-            where = f"at {place_label(player['at'])}" if player["at"] else "not placed"
+            where = f"at {place(player['at'])}" if player["at"] else "not placed"
             lines.append(
                 f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
@@ -239,7 +233,7 @@ class CrayonRailsFrontend(Frontend):
         size; the events in force. (The embed's full list of pool demands would not fit.)"""
         lines = [f"{view['phase'].capitalize()}, round {view['round']}."]
         for player in view["players"]:
-            where = f"at {place_label(player['at'])}" if player["at"] else "not placed"
+            where = f"at {place(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
             lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train "
@@ -310,7 +304,7 @@ def _build_choices(builds: list[dict]) -> list[tuple[str, str]]:
 def _card_choices(actions: list[dict]) -> list[tuple[str, str]]:
     labels: dict[int, list[str]] = {}
     for action in actions:
-        labels.setdefault(action["card"], []).append(demand_label(action["card"], action["demand"]))
+        labels.setdefault(action["card"], []).append(demand_text(action["card"], action["demand"]))
     return [(f"#{card}: {' or '.join(demands)}", str(card)) for card, demands in labels.items()]
 
 
@@ -323,7 +317,7 @@ def _keep_choices(keeps: list[dict], typed: str) -> list[tuple[str, str]]:
     if len(done) >= 2:
         return []
     prefix = " ".join(done) + (" " if done else "")
-    return [(f"{prefix}{card}:{demand}  #{card} {demand_label(card, demand)}", f"{prefix}{card}:{demand}")
+    return [(f"{prefix}{card}:{demand}  #{card} {demand_text(card, demand)}", f"{prefix}{card}:{demand}")
             for card, demand in offered if str(card) not in chosen]
 
 
@@ -335,13 +329,13 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "built":
             path = event["path"]
             return (f"{who} builds {len(path) - 1} section{'s' if len(path) > 2 else ''} from "
-                    f"{place_label(path[0])} to {place_label(path[-1])} for {event['cost']}.")
+                    f"{place(path[0])} to {place(path[-1])} for {event['cost']}.")
         case "upgraded":
             return f"{who} upgrades to a {event['train']} train."
         case "started":
             return f"{who} puts a train on {city_label(event['city'])}."
         case "moved":
-            return f"{who} moves to {place_label(event['path'][-1])}."
+            return f"{who} moves to {place(event['path'][-1])}."
         case "fee_paid":
             return f"{who} pays {display_name(names, event['to'])} {event['amount']} to use their track."
         case "picked_up":
@@ -356,9 +350,9 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "pitched":
             return f"{who} pitches cards {', '.join(f'#{c}' for c in event['cards'])}."
         case "derailment" | "flood" | "strike" | "snow":
-            place = city_label(event["city"]) if event.get("city") else f"the {event.get('river')}"
+            where = city_label(event["city"]) if event.get("city") else f"the {event.get('river')}"
             hit = [display_name(names, p) for p in event.get("players", [])]
-            return f"Event: **{event['type']}** at {place}" + (f": {', '.join(hit)} derailed." if hit else ".")
+            return f"Event: **{event['type']}** at {where}" + (f": {', '.join(hit)} derailed." if hit else ".")
         case "load_lost" | "released" | "kept_private":
             return f"{who} loses {event['load']} in the derailment."
         case "turn_lost":

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
-from bot.frontends.crayon_rails import place_label
+from bot.frontends.crayon_components import place
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import SeededRandomness
@@ -84,7 +84,7 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     assert len(alt) <= ALT_TEXT_MAX
     assert alt.startswith(f"Board of Crayon Rails (public locking) #7, move 41. {LONG_A}'s turn.")
     for player in view["players"]:
-        assert f"{player['cash']} cash, super train at {place_label(player['at'])}" in alt
+        assert f"{player['cash']} cash, super train at {place(player['at'])}" in alt
         assert "loads Machinery, Chocolate, Livestock, locked #" in alt
     for card in (card for card in view["pool"] if card["locks"]):
         assert f"#{card['id']} " in alt, f"locked card {card['id']} is named"

@@ -8,6 +8,7 @@ import re
 import pytest
 from PIL import Image
 
+from bot.frontends.crayon_components import _preview_step
 from bot.frontends.crayon_rails import FRONTEND, build_target, keep_action
 from cogs.crayon_rails import BuildPreviewButton
 from games.core import IllegalMove, SeededRandomness
@@ -102,6 +103,7 @@ def test_the_preview_draws_the_proposed_track_over_the_board():
     text, png = FRONTEND.build_preview_text(view, events, "F11"), FRONTEND.build_preview_picture(view, NAMES, events)
     built = events[-1]
     assert " ".join(built["path"]) in text and f"**{built['cost']}**" in text and "Riverton" in text
+    assert _preview_step(view, "alice", "F11").text == text, "the menu's preview says the same in the same words"
     assert Image.open(io.BytesIO(png)).width == 600
     assert png != FRONTEND.draw_board(view, NAMES)
 
