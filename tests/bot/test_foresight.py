@@ -5,7 +5,9 @@ while the bot is busy, and a move waiting for a picture is never left waiting fo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -61,6 +63,18 @@ class CountedDrawings:
         monkeypatch.setattr(module, "draw_off_loop", counted)
 
 
+@contextlib.asynccontextmanager
+async def running(host: Host, *, idle: Quiet | None = None,
+                  pictures: Callable[[SessionRecord], bool] = lambda session: True) -> AsyncIterator[Foresight]:
+    """A started foresight over `host`, stopped at the end."""
+    foresight = Foresight(host, idle=idle or Quiet(), pictures=pictures)
+    foresight.start()
+    try:
+        yield foresight
+    finally:
+        await foresight.stop()
+
+
 async def settle(foresight: Foresight, session_id: int) -> None:
     """Until every picture foreseen for the session is drawn (or given up)."""
     for _ in range(2000):
@@ -102,12 +116,10 @@ async def test_a_foreseen_picture_is_the_committed_moves_own_and_nothing_is_draw
         host: Host, monkeypatch: pytest.MonkeyPatch):
     ahead = CountedDrawings(monkeypatch, foresight_module)
     after_move = CountedDrawings(monkeypatch, table_module)
-    foresight = Foresight(host, idle=Quiet(), pictures=lambda session: True)
-    tables = Tables(client=None, host=host)  # type: ignore[arg-type]
-    tables.foresight = foresight
-    host.committing = tables.draw_ahead
-    foresight.start()
-    try:
+    async with running(host) as foresight:
+        tables = Tables(client=None, host=host)  # type: ignore[arg-type]
+        tables.foresight = foresight
+        host.committing = tables.draw_ahead
         session_id = await begun(host, "john-henry", "c-foreseen")
         await host.act(session_id, ALICE.id, {"type": "roll"})  # the first move tells the host the dice's count
         after_move.count = 0
@@ -122,17 +134,13 @@ async def test_a_foreseen_picture_is_the_committed_moves_own_and_nothing_is_draw
             assert message["file"].fp.read() == fresh_picture(host, outcome.session)
             assert after_move.count == 0, "the move's picture was drawn before it was made"
             ahead.count = 0
-    finally:
-        await foresight.stop()
 
 
 async def test_nothing_is_drawn_while_an_interaction_is_in_flight(host: Host, monkeypatch: pytest.MonkeyPatch):
     drawings = CountedDrawings(monkeypatch, foresight_module)
     quiet = Quiet()
     quiet.event.clear()
-    foresight = Foresight(host, idle=quiet, pictures=lambda session: True)
-    foresight.start()
-    try:
+    async with running(host, idle=quiet) as foresight:
         session_id = await begun(host, "john-henry", "c-busy")
         await host.act(session_id, ALICE.id, {"type": "roll"})
         foresight.shown(await host.current(session_id))
@@ -142,8 +150,6 @@ async def test_nothing_is_drawn_while_an_interaction_is_in_flight(host: Host, mo
         quiet.event.set()
         await settle(foresight, session_id)
         assert drawings.count >= 1
-    finally:
-        await foresight.stop()
 
 
 async def a_choice_of_a_few_moves(host: Host) -> SessionRecord:
@@ -169,9 +175,7 @@ async def test_a_move_waiting_for_a_foreseen_picture_gets_it_while_the_bot_is_bu
     drawings = CountedDrawings(monkeypatch, foresight_module)
     quiet = Quiet()
     drawings.hook = quiet.event.clear  # an interaction arrives as soon as the first picture is being drawn
-    foresight = Foresight(host, idle=quiet, pictures=lambda session: True)
-    foresight.start()
-    try:
+    async with running(host, idle=quiet) as foresight:
         session = await a_choice_of_a_few_moves(host)
         moves = [(p, a) for p in host.to_act(session) for a in host.legal_actions(session, p)]
         foresight.shown(session)
@@ -189,16 +193,12 @@ async def test_a_move_waiting_for_a_foreseen_picture_gets_it_while_the_bot_is_bu
         assert picture is not None
         assert await asyncio.wait_for(picture, 10) == fresh_picture(host, after)
         assert drawings.count == 2
-    finally:
-        await foresight.stop()
 
 
 async def test_games_with_many_choices_and_text_only_tables_are_not_foreseen(
         host: Host, monkeypatch: pytest.MonkeyPatch):
     drawings = CountedDrawings(monkeypatch, foresight_module)
-    foresight = Foresight(host, idle=Quiet(), pictures=lambda session: session.channel_id != "c-text")
-    foresight.start()
-    try:
+    async with running(host, pictures=lambda session: session.channel_id != "c-text") as foresight:
         text_id = await begun(host, "john-henry", "c-text")
         await host.act(text_id, ALICE.id, {"type": "roll"})
         foresight.shown(await host.current(text_id))
@@ -209,14 +209,10 @@ async def test_games_with_many_choices_and_text_only_tables_are_not_foreseen(
         for _ in range(100):
             await asyncio.sleep(0)
         assert not foresight._wanted and drawings.count == 0
-    finally:
-        await foresight.stop()
 
 
 async def test_the_ais_moves_are_not_foreseen(host: Host):
-    foresight = Foresight(host, idle=Quiet(), pictures=lambda session: True)
-    foresight.start()
-    try:
+    async with running(host) as foresight:
         await host.open_lobby(guild_id="1", channel_id="c-ai", slug="john-henry", creator=ALICE)
         _, began = await host.seat_ai("c-ai", ALICE.id)
         assert began is not None
@@ -228,8 +224,6 @@ async def test_the_ais_moves_are_not_foreseen(host: Host):
         for _ in range(100):
             await asyncio.sleep(0)
         assert session_id not in foresight._drawn, "nothing foreseen for the AI"
-    finally:
-        await foresight.stop()
 
 
 async def test_after_a_burst_only_the_latest_games_are_foreseen(host: Host, monkeypatch: pytest.MonkeyPatch):
@@ -237,9 +231,7 @@ async def test_after_a_burst_only_the_latest_games_are_foreseen(host: Host, monk
     drawings = CountedDrawings(monkeypatch, foresight_module)
     quiet = Quiet()
     quiet.event.clear()
-    foresight = Foresight(host, idle=quiet, pictures=lambda session: True)
-    foresight.start()
-    try:
+    async with running(host, idle=quiet) as foresight:
         shown = []
         for number in range(4):
             session_id = await begun(host, "john-henry", f"c-burst-{number}")
@@ -252,5 +244,3 @@ async def test_after_a_burst_only_the_latest_games_are_foreseen(host: Host, monk
         assert sorted(foresight._drawn) == [session.id for session in shown[2:]]
         assert drawings.count == sum(len(pictures) for pictures in foresight._drawn.values()), \
             "the games shown before were never drawn"
-    finally:
-        await foresight.stop()

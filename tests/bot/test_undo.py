@@ -133,16 +133,22 @@ async def test_an_exported_record_with_undos_checks_out_and_later_dice_come_from
     assert verdict.ok, verdict.text
 
 
-async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypatch):
-    """A long Crayon Rails log takes tenths of a second to replay with its views compared: never on the loop."""
-    threads = []
-    replay = bot.host.replay_timeline
+def threads_calling(monkeypatch, name: str) -> list[threading.Thread]:
+    """The thread of each call of bot.host's `name` from now on."""
+    threads: list[threading.Thread] = []
+    original = getattr(bot.host, name)
 
     def watched(*args, **kwargs):
         threads.append(threading.current_thread())
-        return replay(*args, **kwargs)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(bot.host, "replay_timeline", watched)
+    monkeypatch.setattr(bot.host, name, watched)
+    return threads
+
+
+async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypatch):
+    """A long Crayon Rails log takes tenths of a second to replay with its views compared: never on the loop."""
+    threads = threads_calling(monkeypatch, "replay_timeline")
     session_id = await begin(host, "follow-the-arrow")
     player, before = await first_move(host, session_id)
     await host.undo(session_id, player)
@@ -153,14 +159,7 @@ async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypa
 async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host, monkeypatch):
     """Whether a button of an earlier version still acts replays the log up to then: in a worker, like
     `Host.replay` (bot.move_replay)."""
-    threads = []
-    replay = bot.host.replayed
-
-    def watched(*args, **kwargs):
-        threads.append(threading.current_thread())
-        return replay(*args, **kwargs)
-
-    monkeypatch.setattr(bot.host, "replayed", watched)
+    threads = threads_calling(monkeypatch, "replayed")
     session_id = await begin(host, "john-henry")
     session = await host.current(session_id)
     first, second = host.to_act(session)  # the roll-off: both may roll
