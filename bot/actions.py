@@ -123,15 +123,10 @@ ACK_WITHIN = 1.0
 class Acknowledgement:
     """An interaction's acknowledgement, sent only if its work outlasts `ACK_WITHIN` (or when asked)."""
 
-    def __init__(self, interaction: discord.Interaction, within: float | None = None) -> None:
+    def __init__(self, interaction: discord.Interaction) -> None:
         self._interaction = interaction
         self._sending: asyncio.Future[None] | None = None
-        self._timer = asyncio.get_running_loop().call_later(ACK_WITHIN if within is None else within, self.send)
-
-    @property
-    def sent(self) -> bool:
-        """Whether the acknowledgement is sent or on its way: the interaction is then answered by edits."""
-        return self._sending is not None
+        self._timer = asyncio.get_running_loop().call_later(ACK_WITHIN, self.send)
 
     def send(self) -> asyncio.Future[None]:
         """Acknowledge now, once; the future is done when Discord has it."""
@@ -158,13 +153,19 @@ async def answer_directly(interaction: discord.Interaction, done: Done, private:
         return False
     private = private or done.update
     if private is not None:
-        about = done.session_id if done.session_id is not None else done.note_of
-        notes = getattr(interaction.client, "private_notes", None)
-        if about is not None and notes is not None and private.get("view") is not None:
-            await notes.shown(about, interaction)  # the one he had before for this game goes first
+        await _note_shown(interaction, done, private)
         await interaction.response.send_message(**{**private, "ephemeral": True})
         return True
     return False
+
+
+async def _note_shown(interaction: discord.Interaction, done: Done, private: dict[str, Any]) -> None:
+    """A private reply with items about a game is about to answer: the one he had before for it goes first
+    (bot.private_notes)."""
+    about = done.session_id if done.session_id is not None else done.note_of
+    notes = getattr(interaction.client, "private_notes", None)
+    if about is not None and notes is not None and private.get("view") is not None:
+        await notes.shown(about, interaction)
 
 
 def _gate(interaction: discord.Interaction) -> Gate | None:
@@ -266,10 +267,7 @@ async def show_done(interaction: discord.Interaction, done: Done,
     # The pressed private message is edited last: that edit is what tells the user the press is done.
     if private is not None:
         if _deferred_thinking(interaction):
-            about = done.session_id if done.session_id is not None else done.note_of
-            notes = getattr(client, "private_notes", None)
-            if about is not None and notes is not None and private.get("view") is not None:
-                await notes.shown(about, interaction)  # the one he had before for this game goes first
+            await _note_shown(interaction, done, private)
             await interaction.edit_original_response(**as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
