@@ -95,7 +95,7 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     message = bounded_refusal(message, list(typed_values(interaction.data)))
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
-    elif _deferred_thinking(interaction) or (interaction.message is not None and interaction.message.flags.ephemeral):
+    elif _deferred_thinking(interaction) or _on_private_message(interaction):
         # "thinking…", or a private message whose button no longer applies: the refusal alone is left there.
         await interaction.edit_original_response(**as_edit({"content": message}))
     else:

@@ -134,11 +134,10 @@ class Foresight:
         loop = asyncio.get_running_loop()
         foreseen = [(after, view, loop.create_future()) for after, view in
                     filter(None, (self._host.foresee(session, player, action) for player, action in moves))]
-        self._drawn[session.id] = [(after, picture) for after, _, picture in foreseen]
+        listed = self._drawn[session.id] = [(after, picture) for after, _, picture in foreseen]
         while len(self._drawn) > SESSIONS_KEPT:
             self._drawn.popitem(last=False)
         draw_board = frontend_for(session.slug).draw_board
-        listed = self._drawn[session.id]
         try:
             for after, view, picture in foreseen:
                 if not self._wanted_still(session.id, listed, picture):

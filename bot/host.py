@@ -614,10 +614,9 @@ class Host:
         changes["waiting_since"] = wait.waiting_since
         public_view, now = game.view(new_state, None), self.clock()
         stands = why_it_stands(game, session.player_ids, state, new_state, bool(rng.rolls or rng.shuffles))
-        upcoming = Upcoming(
-            session=session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now}),
-            state=new_state, public_view=public_view, undoer=None)
-        upcoming.undoer = undoer_among(upcoming.session, None if stands else player)
+        after = session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now})
+        upcoming = Upcoming(session=after, state=new_state, public_view=public_view,
+                            undoer=undoer_among(after, None if stands else player))
         self.committing(upcoming)
         try:
             updated = await self.store.record_move(session, player=player, action=dict(action),
@@ -666,13 +665,12 @@ class Host:
         here) and the session is the one this process last committed: else None. Nothing foreseen is ever
         shown unless the move is made and committed and leaves exactly this session.
         """
-        last = self._last_seq.get(session.id)
+        dice = self._known_dice(session)
         known = self._records.get(session.id)
-        if (session.dice_seed is None or last is None or known is None or known.version != session.version
-                or session.status != "active"):
+        if dice is None or known is None or known.version != session.version or session.status != "active":
             return None
         game = get_game(session.slug)
-        rng = RecordingRandomness(DiceRandomness(session.dice_seed, last + 1))
+        rng = RecordingRandomness(dice)
         try:
             new_state, _, _, changes = self._consequences(session, game, self.state_of(session), player,
                                                           action, rng)
@@ -687,10 +685,16 @@ class Host:
         """
         if session.dice_seed is None:
             return SeededRandomness(self._seed_source())
+        if session.id not in self._last_seq:
+            self._last_seq[session.id] = await self.store.last_seq(session.id)
+        dice = self._known_dice(session)
+        assert dice is not None
+        return dice
+
+    def _known_dice(self, session: SessionRecord) -> DiceRandomness | None:
+        """The next move's dice if this process knows them without a read: the seed, and the move's number."""
         last = self._last_seq.get(session.id)
-        if last is None:
-            last = self._last_seq[session.id] = await self.store.last_seq(session.id)
-        return DiceRandomness(session.dice_seed, last + 1)
+        return None if session.dice_seed is None or last is None else DiceRandomness(session.dice_seed, last + 1)
 
     def preview(self, session: SessionRecord, player: str, action: Mapping[str, Any],
                 expected_version: int | None = None) -> list[dict]:

@@ -109,7 +109,7 @@ class Tables:
         self.client = client
         self.host = host
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._ahead: OrderedDict[int, tuple[SessionRecord, asyncio.Future[bytes]]] = OrderedDict()
+        self._ahead: OrderedDict[int, Ahead] = OrderedDict()
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
         self.foresight: Foresight | None = None
         """Draws the next moves' pictures at idle moments (bot.foresight); None: every picture drawn after its move."""
@@ -167,15 +167,12 @@ class Tables:
         if ahead is None or ahead.writing is None or not _same_session(ahead.session, session):
             return None
         try:
-            written_for, message = await asyncio.shield(ahead.writing)
-        except asyncio.CancelledError:
-            if not ahead.writing.cancelled():
-                raise
-            return None
+            written = await _unless_given_up(ahead.writing)
         except Exception:
             return None  # composed now, drawing again if need be
-        if written_for != ping:
+        if written is None or written[0] != ping:
             return None
+        message = written[1]
         if self._ahead.get(session.id) is ahead:
             del self._ahead[session.id]
         return message
@@ -185,12 +182,10 @@ class Tables:
         ahead = self._ahead.get(session.id)
         if ahead is not None and shows_same_picture(ahead.session, session):
             del self._ahead[session.id]
-            try:
-                return await asyncio.shield(ahead.drawing)
-            except asyncio.CancelledError:
-                if not ahead.drawing.cancelled():
-                    raise
-                # A foreseen drawing given up (bot.foresight): drawn now.
+            drawn = await _unless_given_up(ahead.drawing)
+            if drawn is not None:
+                return drawn
+            # A foreseen drawing given up (bot.foresight): drawn now.
         return await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                    session.turn_events)
 
@@ -322,6 +317,16 @@ class Ahead(NamedTuple):
     session: SessionRecord
     drawing: asyncio.Future[bytes]
     writing: asyncio.Future[tuple[list[str], dict[str, Any]]] | None
+
+
+async def _unless_given_up(work: asyncio.Future[Any]) -> Any:
+    """`work`'s result, or None if it was given up (cancelled); this waiter's own cancellation is raised."""
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        if not work.cancelled():
+            raise
+        return None
 
 
 def _unread(done: asyncio.Future[Any]) -> None:
