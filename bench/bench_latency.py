@@ -63,6 +63,11 @@ from tests.fakediscord.state import FakeChannel  # noqa: E402
 
 WARM_UP = 30
 """Samples of each kind thrown away first (caches, the first pictures, the first commits)."""
+PAUSE = 0.0
+"""Seconds between samples (`--pause`). Back to back by default, as the figures below were measured. Moves
+in a channel come seconds apart, and after a pause of 20 ms or more every process and thread wakes from
+idle: a ping takes about 0.9 ms then, a move about 3.3 ms, and no sample overlaps another's tail (Parlor
+drawing the next moves' pictures, bot.foresight)."""
 TABLE_WRITE = re.compile(r"/api/v10/channels/(?P<channel>[0-9]+)/messages(/[0-9]+)?$")
 CALLBACK = re.compile(r"/api/v10/interactions/[0-9]+/[^/]+/callback$")
 
@@ -218,11 +223,13 @@ async def run(samples: int, burst_channels: int, probed: bool) -> Run:
                 await game.start()
                 tell_probe(signal.SIGUSR1, parlor.pid)  # the probe starts counting now
                 for number in range(WARM_UP + samples):
+                    await asyncio.sleep(PAUSE)
                     ping = await timed(ping_times, lambda: ping_fake.slash(someone, "ping", channel=ping_channel),
                                        ("POST",), CALLBACK)
                     press = number % 2 == 1
                     if game.over():
                         await game.move(press)  # the rematch and its first roll: not timed
+                    await asyncio.sleep(PAUSE)
                     move = await timed(parlor_times, functools.partial(game.move, press), ("POST", "PATCH"),
                                        TABLE_WRITE, game.channel.id)
                     if number == WARM_UP:
@@ -269,7 +276,8 @@ async def main(samples: int, burst_channels: int) -> None:
     print(f"steps of a move inside Parlor (per move: ms, and share of the probed median {median:.2f} ms):")
     for name, spent in steps["steps"].items():
         print(f"  {name:<44} {spent:6.2f} ms  {spent / median:6.1%}")
-    print("one move's timeline inside Parlor (median ms after discord.py got the interaction: began, ended):")
+    print("one move's timeline inside Parlor (median ms after discord.py got the interaction: each step's first "
+          "call began, ended):")
     for name, (began, ended) in sorted(steps["timeline"].items(), key=lambda item: item[1]):
         print(f"  {began:6.2f} {ended:6.2f}  {name.strip()}")
     if burst_channels:
@@ -287,5 +295,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--burst", type=int, default=1000)
+    parser.add_argument("--pause", type=float, default=PAUSE, help="seconds between samples")
     arguments = parser.parse_args()
+    PAUSE = arguments.pause
     asyncio.run(main(arguments.samples, arguments.burst))

@@ -35,6 +35,7 @@ from discord.state import ConnectionState
 import bot.__main__
 import bot.actions
 import bot.collector
+import bot.db_connection
 import bot.foresight
 import bot.render.canvas
 import bot.table
@@ -48,7 +49,7 @@ meter: StallMeter | None = None
 received = 0.0
 """When the interaction being handled arrived (the bench sends one at a time)."""
 marks: dict[str, list[float]] = {}
-"""This move's steps: [began, ended] in ms after `received` (first beginning, last end)."""
+"""This move's steps: [began, ended] of each step's first call, in ms after `received`."""
 timelines: list[dict[str, list[float]]] = []
 quiet_collections = 0
 profiler: Any = None
@@ -67,7 +68,8 @@ def timing(owner: Any, name: str, step: str | Callable[..., str]) -> None:
         named = label(args, kwargs)
         spent[named] += ended - began
         span = marks.setdefault(named, [(began - received) * 1000, 0.0])
-        span[1] = (ended - received) * 1000
+        if not span[1]:
+            span[1] = (ended - received) * 1000
 
     if inspect.iscoroutinefunction(original):
         @functools.wraps(original)
@@ -131,6 +133,9 @@ def instrument() -> None:
     timing(Host, "open_session", "read: the channel's open game (kept in memory)")
     timing(Host, "_act_locked", "host: engine, views and commit")
     timing(Store, "record_move", "  of which: the commit (record_move)")
+    timing(bot.db_connection, "_run_group", "    of which: on the database thread (statements, sync)")
+    timing(bot.table.Tables, "_show_as_it_lands", "table: sent as the commit lands (waits from before the commit)")
+    timing(bot.table.Tables, "_put", "table: sent and recorded")
     timing(bot.table.Tables, "show", "table: show (whole, from commit to saved)")
     timing(bot.table.Tables, "compose", "  of which: compose (view, draw, message)")
     timing(bot.table.Tables, "_picture", "    of which: the picture (drawn ahead, or now)")

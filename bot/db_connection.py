@@ -16,7 +16,10 @@ alone: its version check failing rolls back only its savepoint, and each caller 
 only once the group's COMMIT is done. A write made while nothing commits is sent at once by its own
 task (a lone move pays no extra task and no extra turn of the loop); a group, once sent, runs to its
 COMMIT or ROLLBACK and settles its writes from the database thread even if the task that sent it is
-cancelled meanwhile, and a write cancelled before it was sent is never written.
+cancelled meanwhile, and a write cancelled before it was sent is never written. A write can be told of
+its commit (`committed`) as the group settles, before any task resumes, and its caller then yields once:
+what the callback woke (the move's table, bot.table) goes first, its request out before the caller's
+own work after the commit (aiohttp sends a request's body from a task of its own).
 
 Results are fetched whole in one trip, so no row is stepped after another task's BEGIN. A COMMIT that
 fails is rolled back explicitly, so the connection never stays inside a half-done transaction.
@@ -51,8 +54,12 @@ class Rows:
     def __len__(self) -> int:
         return len(self._rows)
 
-    async def fetchone(self) -> Any:
+    def one(self) -> Any:
+        """The first row, or None (what `fetchone` gives, for code that may not await)."""
         return self._rows[0] if self._rows else None
+
+    async def fetchone(self) -> Any:
+        return self.one()
 
     async def fetchall(self) -> list[Any]:
         return list(self._rows)
@@ -179,11 +186,13 @@ class _PendingWrite:
     """A write waiting for the next group, and the future its caller awaits."""
 
     def __init__(self, statements: list[tuple[str, Sequence[Any]]], guard: Guard | None,
-                 future: asyncio.Future[list[Rows]], syncing: Callable[[], None] | None = None) -> None:
+                 future: asyncio.Future[list[Rows]], syncing: Callable[[], None] | None = None,
+                 committed: Callable[[list[Rows]], None] | None = None) -> None:
         self.statements = statements
         self.guard = guard
         self.future = future
         self.syncing = syncing
+        self.committed = committed
 
     def settle(self, outcome: list[Rows] | BaseException) -> None:
         if self.future.done():  # its caller was cancelled meanwhile
@@ -193,6 +202,11 @@ class _PendingWrite:
         elif isinstance(outcome, BaseException):
             self.future.set_exception(outcome)
         else:
+            if self.committed is not None:
+                try:
+                    self.committed(outcome)
+                except Exception:  # the write stands all the same: its caller still hears of it
+                    log.exception("a committed write's callback failed")
             self.future.set_result(outcome)
 
 
@@ -234,33 +248,37 @@ class SerializedConnection:
             raise trouble from error
 
     async def write_batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                          guard: Guard | None = None, *, syncing: Callable[[], None] | None = None) -> list[Rows]:
+                          guard: Guard | None = None, *, syncing: Callable[[], None] | None = None,
+                          committed: Callable[[list[Rows]], None] | None = None) -> list[Rows]:
         """BEGIN IMMEDIATE, `statements`, COMMIT, grouped with the other writes queued meanwhile.
 
         `guard` sees the results before the commit; whatever it raises rolls back this write alone and
         is raised here (the version check of a move). Returns once the write is committed. `syncing` is
         called on the loop once the group's COMMIT has begun on the database thread (its statements
         done, the log being synced): work that overlaps the sync then leaves the thread alone.
+        `committed` is called with the results on the loop the moment the COMMIT is done (not if the
+        write failed), before the calling task, or any other, has resumed: what waits on it goes first.
 
         When nothing is committing, the calling task sends its write (and any queued with it) at once
         itself: a lone move starts no task and waits for no other to run. Writes that arrive while a
         group is in flight queue for the next one, which a flusher task sends.
         """
         loop = asyncio.get_running_loop()
-        write = _PendingWrite(list(statements), guard, loop.create_future(), syncing)
+        write = _PendingWrite(list(statements), guard, loop.create_future(), syncing, committed)
         self._pending.append(write)
-        if self._flusher is not None:
-            return await write.future
-        if self._lock.locked():
+        if self._flusher is None and self._lock.locked():
             self._flusher = loop.create_task(self._flush())
-            return await write.future
-        try:
-            await self._lock.acquire()  # free: taken at once, unless another task was just handed it
-            await self._send_queued()
-        except asyncio.CancelledError:
-            write.future.cancel()  # unless sent already, it stays unwritten; if sent, it stands, unheard
-            raise
-        return await write.future
+        elif self._flusher is None:
+            try:
+                await self._lock.acquire()  # free: taken at once, unless another task was just handed it
+                await self._send_queued()
+            except asyncio.CancelledError:
+                write.future.cancel()  # unless sent already, it stays unwritten; if sent, it stands, unheard
+                raise
+        results = await write.future
+        if committed is not None:
+            await asyncio.sleep(0)  # what `committed` woke goes first (a table's request: bot.table)
+        return results
 
     async def _flush(self) -> None:
         """Commit the queued writes, a group at a time, until none are left."""

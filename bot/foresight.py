@@ -100,6 +100,11 @@ class Foresight:
             self._woken.clear()
             while self._wanted:
                 await self._idle()
+                # The table just sent (Tables._put) goes out first: aiohttp writes a request from a task of
+                # its own, queued behind this wake-up.
+                await asyncio.sleep(0)
+                if not self._wanted:
+                    continue
                 _, session = self._wanted.popitem(last=False)
                 try:
                     await self._foresee(session)

@@ -101,7 +101,15 @@ class Upcoming:
     syncing: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the commit's statements are done and its sync has begun (or it has ended): work meant to
     overlap the commit waits for it, so as not to hold the database thread's interpreter lock."""
+    landed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set the moment the commit is done (`committed` is then the session as committed), or has failed
+    (`committed` stays None); what waits for it runs before the host's own work after the commit."""
+    committed: SessionRecord | None = None
     _legal: dict[str, list[dict]] | None = None
+
+    def land(self, committed: SessionRecord) -> None:
+        self.committed = committed
+        self.landed.set()
 
     def legal(self) -> dict[str, list[dict]]:
         """Every seated player's legal actions after the move (listed once)."""
@@ -618,21 +626,32 @@ class Host:
         upcoming = Upcoming(session=after, state=new_state, public_view=public_view,
                             undoer=undoer_among(after, None if stands else player))
         self.committing(upcoming)
+        last_seq = self._last_seq.get(session_id)
+
+        def taken_in(committed: SessionRecord) -> None:
+            """The move in this host's memory the moment its commit is done: what the commit wakes first (the
+            table, bot.table) already finds the game as committed. (Taking it in twice changes nothing.)"""
+            self._remember(committed, new_state)
+            if last_seq is not None:
+                self._last_seq[session_id] = last_seq + 1
+            self._undoers[session_id] = (committed.version, None if stands else player)
+            if upcoming._legal is not None:  # listed while the commit was in flight (the table's message)
+                self._keep_legal(session_id, committed.version, upcoming._legal)
+            upcoming.land(committed)
+
         try:
             updated = await self.store.record_move(session, player=player, action=dict(action),
                                                    outcomes=rng.outcomes, now=now, timers=wait.timers,
-                                                   ratings=ratings, syncing=upcoming.syncing.set, **changes)
+                                                   ratings=ratings, syncing=upcoming.syncing.set,
+                                                   committed=taken_in, **changes)
         finally:
             upcoming.syncing.set()
+            upcoming.landed.set()
+        if upcoming.committed is not updated:
+            taken_in(updated)  # not told as the commit landed (a callback failed and was logged)
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
-        self._remember(updated, new_state)
-        if session_id in self._last_seq:
-            self._last_seq[session_id] += 1
-        self._undoers[session_id] = (updated.version, None if stands else player)
-        if upcoming._legal is not None:  # listed while the commit was in flight (the table's message)
-            self._keep_legal(session_id, updated.version, upcoming._legal)
         self._scheduled(wait)
         self.changed(updated)
         return MoveOutcome(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +32,8 @@ from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
 from bot.storage_errors import StorageBusy, StorageError, StorageReadOnly, from_sqlite
+
+log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("lobby", "active")
 BUSY_TIMEOUT_MS = 2000
@@ -447,10 +450,12 @@ class Store:
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
                           ratings: Sequence[RatingChange] = (), syncing: Callable[[], None] | None = None,
+                          committed: Callable[[SessionRecord], None] | None = None,
                           **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers, and the `ratings` the
         game moved if the move finished it) in one transaction. `syncing` is called once the transaction's
-        statements are done and its commit has begun (on SQLite; on PostgreSQL at once)."""
+        statements are done and its commit has begun (on SQLite; on PostgreSQL at once); `committed`, with
+        the session as committed, the moment the commit is done, before this returns (see `_write_session`)."""
         encoded = _encoded(changes)
         statements = self._update_statements(session, now, encoded, timers)
         statements.append((
@@ -458,20 +463,34 @@ class Store:
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
             (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
         return await self._write_session(session, now, encoded, statements,
-                                         self._rating_statements(session, ratings, now), syncing)
+                                         self._rating_statements(session, ratings, now), syncing, committed)
 
     async def _write_session(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                              statements: list[tuple[str, Sequence[Any]]],
                              checked: Sequence[tuple[str, Sequence[Any]]] = (),
-                             syncing: Callable[[], None] | None = None) -> SessionRecord:
+                             syncing: Callable[[], None] | None = None,
+                             committed: Callable[[SessionRecord], None] | None = None) -> SessionRecord:
         """Run `statements` (the session's version-checked UPDATE ... RETURNING version first, which wrote
         the `encoded` columns), then `checked` (each must change exactly one row), as one transaction.
 
         On SQLite the whole transaction is one trip to the database thread (`write_batch`). Nothing is read
         back afterwards: the session as committed is `session` (which must be the session as committed at
         its version: read, or returned by a write) with what this write changed (`_as_written`).
+
+        `committed` gets that session the moment the commit is done: on SQLite from the database connection's
+        own settling of the write, before the awaiting task (or any other) resumes, so what waits on it
+        (the table, bot.table) goes before the caller's work after the commit.
         """
         statements = [*statements, *checked]
+        written: list[SessionRecord] = []
+
+        def landed(results: list[Any]) -> None:
+            written.append(_as_written(session, encoded, now, results[0].one()[0]))
+            if committed is not None:
+                try:
+                    committed(written[0])
+                except Exception:  # the write stands all the same: its caller still hears of it
+                    log.exception("session %s: what its commit told failed", session.id)
 
         def version_checked(results: list[Any]) -> None:
             if len(results[0]) != 1:
@@ -481,17 +500,17 @@ class Store:
 
         try:
             if hasattr(self._db, "write_batch"):
-                results = await self._db.write_batch(statements, version_checked, syncing=syncing)
+                results = await self._db.write_batch(statements, version_checked, syncing=syncing, committed=landed)
             else:
                 if syncing is not None:
                     syncing()
                 async with self._transaction():
                     results = [await self._db.execute(sql, params) for sql, params in statements]
                     version_checked(results)
+                landed(results)
         except INTEGRITY_ERRORS as error:
             raise ChannelBusy(session.channel_id) from error
-        (version,) = await results[0].fetchone()
-        return _as_written(session, encoded, now, version)
+        return written[0] if written else _as_written(session, encoded, now, results[0].one()[0])
 
     def _update_statements(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                            timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:

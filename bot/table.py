@@ -20,7 +20,11 @@ Speed (issue 24): a move's picture is drawn while its commit is in flight (`draw
 the host just before the commit), or was drawn before the move at an idle moment (bot.foresight),
 and is used only if the committed session is the one it was drawn for; the table records are kept
 in memory once read or written (one process owns a guild, as for the host's sessions), so showing a
-move reads nothing from the database.
+move reads nothing from the database. The table's message is written during the commit's sync, and
+sent the moment the commit is done (`_show_as_it_lands`, woken by the store before the moving task
+resumes): the host's and the handler's own work after the commit follow it, and the handler's `show`
+finds the table up to date. A table is recorded in memory before the store, so a failed save never
+makes this process post a second table for the same move.
 
 A server may ask for text-only tables (bot.text_view): the same message and buttons, no picture.
 
@@ -111,6 +115,8 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._ahead: OrderedDict[int, Ahead] = OrderedDict()
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
+        self._landing: set[asyncio.Future[None]] = set()
+        """Tables waiting to be sent as their move's commit lands (`_show_as_it_lands`)."""
         self.foresight: Foresight | None = None
         """Draws the next moves' pictures at idle moments (bot.foresight); None: every picture drawn after its move."""
         self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
@@ -145,10 +151,19 @@ class Tables:
         if record is not None and record.message_id and session.status == "active":
             writing = asyncio.ensure_future(self._write_ahead(upcoming, record.model_copy(), drawing))
             writing.add_done_callback(_unread)
+            showing = asyncio.ensure_future(self._show_as_it_lands(upcoming))
+            self._landing.add(showing)
+            showing.add_done_callback(self._landed)
         self._ahead.pop(session.id, None)
         self._ahead[session.id] = Ahead(session, drawing, writing)
         while len(self._ahead) > DRAWN_AHEAD:
             self._ahead.popitem(last=False)
+
+    def _landed(self, showing: asyncio.Future[None]) -> None:
+        self._landing.discard(showing)
+        if not showing.cancelled() and showing.exception() is not None:
+            # `show`, which the move's handler calls next, tries again.
+            log.warning("could not show a table as its move was committed", exc_info=showing.exception())
 
     async def _write_ahead(self, upcoming: Upcoming, record: TableRecord, drawing: asyncio.Future[bytes]
                            ) -> tuple[list[str], dict[str, Any]]:
@@ -197,11 +212,13 @@ class Tables:
         return known.model_copy()
 
     async def _save(self, record: TableRecord) -> None:
-        await self.host.store.save_table(record)
+        """Record what the table shows: in memory first, so that if the store fails, this process still knows
+        which message is the table (and never posts a second one for the same move)."""
         self._records.pop(record.session_id, None)
         self._records[record.session_id] = record.model_copy()
         while len(self._records) > RECORDS_KEPT:
             self._records.popitem(last=False)
+        await self.host.store.save_table(record)
 
     async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
         """The table's message for the session as committed."""
@@ -233,31 +250,54 @@ class Tables:
             if (record is not None and record.message_id and not to_bottom
                     and record.shown_version >= session.version):
                 return
-            first = record is None
-            record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
-            now = targets(session, self.host)
-            repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
-            message = await self._written_ahead(session, ping) or await self.compose(session, ping)
-            channel = self._channel(session)
-            result_on_its_way()
-            if self.foresight is not None:
-                self.foresight.shown(session)
-            if not repost:
-                try:
-                    await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
-                except discord.NotFound:
-                    repost = True
-                    message = await self.compose(session, [p for p in now if p not in record.announced])
-            previous = record.message_id if repost else None
-            if repost:
-                sent = await channel.send(**message)
-                record.message_id = str(sent.id)
-            record.shown_version, record.shown_status, record.announced = session.version, session.status, now
-            await self._save(record)
-            if previous:
-                await self._retire(channel, previous)
-            if first:
-                await self._retire_earlier(session)
+            await self._put(session, record, targets(session, self.host), to_bottom=to_bottom)
+
+    async def _show_as_it_lands(self, upcoming: Upcoming) -> None:
+        """A move's table, sent the moment its commit lands: before the host's and the handler's own work
+        after the commit, which then finds the table up to date (issue 24). Only with the message written
+        during the commit for the table as it is now (in memory, the same pings); else left to `show`."""
+        await upcoming.landed.wait()
+        session = upcoming.committed
+        if session is None:
+            return  # the commit failed: nothing to show
+        async with self._lock(session.id):
+            known = self._records.get(session.id)
+            if known is None or not known.message_id or known.shown_version >= session.version:
+                return
+            now = targets_among(session, upcoming.to_act())
+            _, ping = pings(known, now, session, first=False, to_bottom=False)
+            message = await self._written_ahead(session, ping)
+            if message is not None:
+                await self._put(session, known.model_copy(), now, message=message)
+
+    async def _put(self, session: SessionRecord, record: TableRecord | None, now: list[str], *,
+                   to_bottom: bool = False, message: dict[str, Any] | None = None) -> None:
+        """Show `session` (the game's lock held; `now`: whom it asks to act): its table edited in place or
+        re-posted, then recorded; `message` if it was written already for the pings this table needs."""
+        first = record is None
+        record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
+        repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
+        message = message or await self._written_ahead(session, ping) or await self.compose(session, ping)
+        channel = self._channel(session)
+        result_on_its_way()
+        if self.foresight is not None:
+            self.foresight.shown(session)
+        if not repost:
+            try:
+                await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
+            except discord.NotFound:
+                repost = True
+                message = await self.compose(session, [p for p in now if p not in record.announced])
+        previous = record.message_id if repost else None
+        if repost:
+            sent = await channel.send(**message)
+            record.message_id = str(sent.id)
+        record.shown_version, record.shown_status, record.announced = session.version, session.status, now
+        await self._save(record)
+        if previous:
+            await self._retire(channel, previous)
+        if first:
+            await self._retire_earlier(session)
 
     async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
         """Delete a superseded table; if that fails, at least take its buttons away."""

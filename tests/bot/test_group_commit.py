@@ -133,6 +133,44 @@ async def test_each_move_hears_when_its_commit_syncs_after_its_statements(sqlite
     assert all(inserted == 1 for _, inserted in heard), "heard only once its own statements had run"
 
 
+async def test_each_move_tells_what_it_committed_before_any_task_goes_on_and_a_refused_one_tells_nothing(
+        sqlite_store):
+    """`committed` comes once per move that stands, with the session as `record_move` returns it, the moment
+    its commit is done: what it wakes (the table, bot.table) runs before the moving task goes on."""
+    sessions = await lobbies(sqlite_store, 6)
+    stale = sessions[2].model_copy(update={"version": 5})
+    order: list[str] = []
+    told: dict[int, object] = {}
+
+    async def move_told(session):
+        landed = asyncio.Event()
+
+        async def woken() -> None:
+            await landed.wait()
+            order.append(f"woken by {session.id}")
+
+        def committed(written) -> None:
+            told[session.id] = written
+            landed.set()
+
+        waiter = asyncio.create_task(woken())
+        try:
+            moved = await sqlite_store.record_move(session, player=ALICE.id, action={"type": "x"}, outcomes={},
+                                                   now=2.0, committed=committed)
+        finally:
+            waiter.cancel()
+        order.append(f"returned to {session.id}")
+        return moved
+
+    outcomes = await asyncio.gather(*(move_told(s) for s in [*sessions[:2], stale, *sessions[3:]]),
+                                    return_exceptions=True)
+    assert isinstance(outcomes[2], StaleVersion) and stale.id not in told, "a refused move told of a commit"
+    for moved in outcomes[:2] + outcomes[3:]:
+        assert told[moved.id] is moved
+        assert order.index(f"woken by {moved.id}") < order.index(f"returned to {moved.id}")
+        assert moved == await sqlite_store.session(moved.id)
+
+
 async def test_a_trip_that_fails_fails_its_writes_and_frees_the_connection(sqlite_store, monkeypatch):
     first, second = await lobbies(sqlite_store, 2)
 

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.host import Host, UserError
+from bot.host import Host, Upcoming, UserError
 from bot.store import SessionRecord, Store
+from bot.table import _same_session
 from games import GAMES, get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock
 
@@ -40,6 +41,8 @@ async def play(url: str, slug: str, choices: list[int], ending: int) -> str:
     seeds = iter(range(1, 1_000_000))
     clock = FakeClock(1_700_000_000.5)
     host = Host(store, clock=clock, seed_source=lambda: next(seeds))
+    upcoming: list[Upcoming] = []
+    host.committing = upcoming.append
     try:
         game, channel = get_game(slug), str(next(channels))
         lobby = await host.open_lobby(guild_id="1", channel_id=channel, slug=slug, creator=ALICE)
@@ -67,6 +70,8 @@ async def play(url: str, slug: str, choices: list[int], ending: int) -> str:
             else:
                 legal = host.legal_actions(session, player)
                 moved = await host.act(session_id, player, legal[choice % len(legal)])
+                # What the table is sent the moment the commit lands (bot.table): the move's own session.
+                assert upcoming[-1].committed is moved.session and _same_session(upcoming[-1].session, moved.session)
             await check(host, moved.session)
         session = await host.current(session_id)
         if session.status == "active" and ending == 1:

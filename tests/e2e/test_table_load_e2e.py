@@ -10,8 +10,12 @@ import asyncio
 import random
 import sqlite3
 
+import discord.http
+
+from bot import table as table_module
 from bot.client import ParlorBot
 from bot.store import Seat
+from tests.bot.test_foresight import settle
 from tests.conftest import start_bot
 from tests.e2e.helpers import game_number, tables
 from tests.e2e.random_play import RandomPlay
@@ -133,7 +137,7 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
         async def crash(*args, **kwargs) -> None:
             raise ConnectionResetError("the process died before Discord heard of the move")
 
-        first.tables.show = crash  # type: ignore[method-assign]
+        first.tables._put = crash  # type: ignore[method-assign]  # as the commit lands, or later
         rolled = await fake.slash(alice, "roll", channel=channel)
         assert "Your move is saved" in rolled.response.content
         session = await first.host.last_session_in(str(channel.id))
@@ -298,6 +302,55 @@ async def test_a_moves_table_is_written_while_its_commit_is_in_flight(fake_disco
         assert len(shown) == 1
         assert shown[0].embed["footer"]["text"].endswith(f"move {session.version + 1}")
     assert composed == []
+
+
+async def test_a_moves_table_is_sent_as_its_commit_lands_before_the_hosts_work_after_it(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
+    """Issue 24: the moment a roll's commit is done, its table (written during the commit) is on its way to
+    Discord, before the host's own work after the commit; the table shows the roll, there is one table,
+    and the next roll's picture is still drawn ahead (bot.foresight), not after that roll."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("as-it-lands")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    order: list[str] = []
+    changed = parlor.host.changed
+
+    def host_after_the_commit(session) -> None:
+        order.append(f"host after the commit of move {session.version}")
+        changed(session)
+
+    request = discord.http.HTTPClient.request
+
+    async def noted(self, route, **kwargs):
+        if route.path.startswith("/channels/{channel_id}/messages") and route.method in ("POST", "PATCH"):
+            order.append("table request")
+        return await request(self, route, **kwargs)
+
+    monkeypatch.setattr(parlor.host, "changed", host_after_the_commit)
+    monkeypatch.setattr(discord.http.HTTPClient, "request", noted)
+    drawn_after_moves = []
+    draw = table_module.draw_off_loop
+
+    async def counted(*args):
+        drawn_after_moves.append(args)
+        return await draw(*args)
+
+    users = {str(alice.id): alice, str(bob.id): bob}
+    await fake.slash(alice, "roll", channel=channel)  # the first roll tells the host how many moves the dice made
+    monkeypatch.setattr(table_module, "draw_off_loop", counted)
+    for _ in range(4):
+        session = await parlor.host.current(session_id)
+        if session.status != "active":
+            break
+        await settle(parlor.foresight, session_id)
+        order.clear()
+        result = await fake.slash(users[parlor.host.to_act(session)[0]], "roll", channel=channel)
+        assert not result.ephemeral
+        moved = session.version + 1
+        assert order[:2] == ["table request", f"host after the commit of move {moved}"]
+        await assert_table_shows_the_game(fake, parlor, channel)
+    assert drawn_after_moves == [], "a picture was drawn after its move"
 
 
 async def test_a_move_that_arrives_while_another_is_on_its_way_is_acknowledged_first(
