@@ -51,16 +51,18 @@ from typing import Any, NamedTuple
 
 import discord
 
+from bot import table_request
 from bot.ai_seats import AI_NAME
 from bot.drawing import draw_off_loop
 from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
 from bot.gate import result_on_its_way
 from bot.host import Host, Upcoming
-from bot.replies import as_edit, board_message, image_names, lobby_message, mention
+from bot.replies import board_message, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
+from bot.table_request import TableRequest
 
 log = logging.getLogger(__name__)
 
@@ -166,18 +168,25 @@ class Tables:
             log.warning("could not show a table as its move was committed", exc_info=showing.exception())
 
     async def _write_ahead(self, upcoming: Upcoming, record: TableRecord, drawing: asyncio.Future[bytes]
-                           ) -> tuple[list[str], dict[str, Any]]:
-        """The message a running game's table will show once `upcoming` is committed, and whom it pings then
-        (if the table's record is still `record`); from the move's own state, never the host's caches."""
+                           ) -> tuple[list[str], dict[str, Any], TableRequest]:
+        """The message a running game's table will show once `upcoming` is committed, whom it pings then, and
+        the request that shows it (if the table's record is still `record`); from the move's own state,
+        never the host's caches."""
         await upcoming.syncing.wait()  # the database thread's own work done: only the sync is left to overlap
         session = upcoming.session
-        _, ping = pings(record, targets_among(session, upcoming.to_act()), session, first=False, to_bottom=False)
+        repost, ping = pings(record, targets_among(session, upcoming.to_act()), session, first=False,
+                             to_bottom=False)
         png = await asyncio.shield(drawing) if await self.host.text_view.pictures_for(session.guild_id) else None
-        return ping, self._board(session, upcoming.public_view, png, ping, upcoming.legal(), upcoming.undoer)
+        message = self._board(session, upcoming.public_view, png, ping, upcoming.legal(), upcoming.undoer)
+        return ping, message, self._request(message, edit=not repost)
 
-    async def _written_ahead(self, session: SessionRecord, ping: list[str]) -> dict[str, Any] | None:
-        """The message written while the session's commit was in flight, if it was written for this very
-        session and ping (else None, and the table is composed now)."""
+    def _request(self, message: dict[str, Any], *, edit: bool) -> TableRequest:
+        return table_request.built(message, self.client.allowed_mentions, edit=edit)
+
+    async def _written_ahead(self, session: SessionRecord, ping: list[str]
+                             ) -> tuple[dict[str, Any], TableRequest] | None:
+        """The message written while the session's commit was in flight, and its request, if it was written
+        for this very session and ping (else None, and the table is composed now)."""
         ahead = self._ahead.get(session.id)
         if ahead is None or ahead.writing is None or not _same_session(ahead.session, session):
             return None
@@ -187,10 +196,9 @@ class Tables:
             return None  # composed now, drawing again if need be
         if written is None or written[0] != ping:
             return None
-        message = written[1]
         if self._ahead.get(session.id) is ahead:
             del self._ahead[session.id]
-        return message
+        return written[1], written[2]
 
     async def _picture(self, session: SessionRecord, view: dict) -> bytes:
         """The board of the session as committed: drawn ahead of its commit if that drew this very session."""
@@ -266,36 +274,40 @@ class Tables:
                 return
             now = targets_among(session, upcoming.to_act())
             _, ping = pings(known, now, session, first=False, to_bottom=False)
-            message = await self._written_ahead(session, ping)
-            if message is not None:
-                await self._put(session, known.model_copy(), now, message=message)
+            written = await self._written_ahead(session, ping)
+            if written is not None:
+                await self._put(session, known.model_copy(), now, written=written)
 
     async def _put(self, session: SessionRecord, record: TableRecord | None, now: list[str], *,
-                   to_bottom: bool = False, message: dict[str, Any] | None = None) -> None:
+                   to_bottom: bool = False, written: tuple[dict[str, Any], TableRequest] | None = None) -> None:
         """Show `session` (the game's lock held; `now`: whom it asks to act): its table edited in place or
-        re-posted, then recorded; `message` if it was written already for the pings this table needs."""
+        re-posted, then recorded; `written`: its message and request, if written already for the pings this
+        table needs."""
         first = record is None
         record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
         repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
-        message = message or await self._written_ahead(session, ping) or await self.compose(session, ping)
-        channel = self._channel(session)
+        message, request = (written or await self._written_ahead(session, ping)
+                            or (await self.compose(session, ping), None))
+        if request is None or request.edit == repost:
+            request = self._request(message, edit=not repost)
+        channel_id = int(session.channel_id)
         result_on_its_way()
         if self.foresight is not None:
             self.foresight.shown(session)
-        if not repost:
-            try:
-                await channel.get_partial_message(int(record.message_id or 0)).edit(**as_edit(message))
-            except discord.NotFound:
-                repost = True
-                message = await self.compose(session, [p for p in now if p not in record.announced])
         previous = record.message_id if repost else None
-        if repost:
-            sent = await channel.send(**message)
-            record.message_id = str(sent.id)
+        try:
+            record.message_id = await table_request.sent(self.client, channel_id, record.message_id, request)
+        except discord.NotFound:
+            if repost:
+                raise
+            repost, previous = True, None  # the table was deleted: a new one, pinging whoever it did not yet
+            message = await self.compose(session, [p for p in now if p not in record.announced])
+            record.message_id = await table_request.sent(self.client, channel_id, None,
+                                                         self._request(message, edit=False))
         record.shown_version, record.shown_status, record.announced = session.version, session.status, now
         await self._save(record)
         if previous:
-            await self._retire(channel, previous)
+            await self._retire(self._channel(session), previous)
         if first:
             await self._retire_earlier(session)
 
@@ -356,7 +368,7 @@ class Ahead(NamedTuple):
 
     session: SessionRecord
     drawing: asyncio.Future[bytes]
-    writing: asyncio.Future[tuple[list[str], dict[str, Any]]] | None
+    writing: asyncio.Future[tuple[list[str], dict[str, Any], TableRequest]] | None
 
 
 async def _unless_given_up(work: asyncio.Future[Any]) -> Any:

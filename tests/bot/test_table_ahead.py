@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import table
+from bot import table, table_request
 from bot.host import Host, Upcoming
 from bot.store import TableRecord
 from bot.table import Tables
@@ -79,6 +79,16 @@ async def nothing_sent(upcoming: Upcoming) -> None:
     return None
 
 
+def request_parts(request: table_request.TableRequest) -> list[bytes]:
+    """A request's body as its parts, without the boundary (a new one each time)."""
+    body = request.body
+    if "json" in body:
+        return [repr(body["json"]).encode()]
+    payload = body["data"]
+    boundary = payload.content_type.split("boundary=")[1].encode()
+    return payload._value.split(boundary)
+
+
 def comparable(message: dict) -> dict:
     """A message's keyword arguments as plain data: embed and items as Discord gets them, the file's bytes."""
     plain = {}
@@ -99,10 +109,12 @@ def comparable(message: dict) -> dict:
 async def test_the_message_written_during_the_commit_is_the_one_composed_after_it(host: Host, slug: str,
                                                                                  monkeypatch: pytest.MonkeyPatch):
     """Written from the move's own state while its commit is in flight, the table's message is the same
-    as one composed from the committed game (picture, text, buttons, pings), move after move."""
-    tables = Tables(client=None, host=host)  # type: ignore[arg-type]
+    as one composed from the committed game (picture, text, buttons, pings), move after move, and so is
+    the request built for it then (bot.table_request)."""
+    client = discord.Client(intents=discord.Intents.none())
+    tables = Tables(client=client, host=host)
     host.committing = tables.draw_ahead
-    monkeypatch.setattr(tables, "_show_as_it_lands", nothing_sent)  # no client: only the message is compared
+    monkeypatch.setattr(tables, "_show_as_it_lands", nothing_sent)  # not connected: nothing is sent
     channel = f"c-written-{slug}"
     await host.open_lobby(guild_id="1", channel_id=channel, slug=slug, creator=ALICE)
     _, began = await host.join(channel, BOB)
@@ -123,10 +135,15 @@ async def test_the_message_written_during_the_commit_is_the_one_composed_after_i
         committed = outcome.session
         if committed.status != "active":
             break
-        _, ping = table.pings(record, table.targets(committed, host), committed, first=False, to_bottom=False)
+        repost, ping = table.pings(record, table.targets(committed, host), committed, first=False,
+                                   to_bottom=False)
         ahead = await tables._written_ahead(committed, ping)
         assert ahead is not None, "written while the commit was in flight"
-        assert comparable(ahead) == comparable(await tables.compose(committed, ping))
+        message, request = ahead
+        composed = await tables.compose(committed, ping)
+        assert comparable(message) == comparable(composed)
+        assert request.edit is not repost
+        assert request_parts(request) == request_parts(table_request.built(composed, None, edit=not repost))
         written += 1
     assert written >= 5
 
