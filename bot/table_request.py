@@ -33,8 +33,7 @@ class TableRequest(NamedTuple):
 
 def built(message: dict[str, Any], allowed_mentions: discord.AllowedMentions | None, *, edit: bool) -> TableRequest:
     """The request that shows `message` (`send` keyword arguments): as a new message, or as an `edit` that
-    shows exactly it (bot.replies `as_edit`). `allowed_mentions`: the client's own, merged as discord.py does.
-    The message's file is read, not closed: the message can still be sent another way."""
+    shows exactly it (bot.replies `as_edit`). `allowed_mentions`: the client's own, merged as discord.py does."""
     fields = as_edit(message) if edit else message
     previous = allowed_mentions if fields.get("content") is not None else None
     params = handle_message_parameters(**fields, previous_allowed_mentions=previous)
@@ -44,7 +43,8 @@ def built(message: dict[str, Any], allowed_mentions: discord.AllowedMentions | N
 
 
 def _multipart(fields: list[dict[str, Any]]) -> BytesPayload:
-    """discord.py's form fields (`payload_json`, then each file) as one multipart/form-data body."""
+    """discord.py's form fields (`payload_json`, then each file) as one multipart/form-data body, part for
+    part as aiohttp's FormData writes them when discord.py sends a message itself."""
     boundary = uuid.uuid4().hex
     chunks: list[bytes] = []
     for field in fields:
@@ -52,11 +52,13 @@ def _multipart(fields: list[dict[str, Any]]) -> BytesPayload:
         value = field["value"]
         if "filename" in field:
             disposition += f'; filename="{_quoted(field["filename"])}"'
-            data = value.getvalue() if hasattr(value, "getvalue") else value.read()
+            start = value.tell()
+            data = value.read()
+            value.seek(start)  # read, not used up: the message can still be sent another way
         else:
             data = value.encode()
-        content_type = field.get("content_type", "application/json")
-        head = f"--{boundary}\r\nContent-Disposition: {disposition}\r\nContent-Type: {content_type}\r\n\r\n"
+        content_type = field.get("content_type", "text/plain; charset=utf-8")
+        head = f"--{boundary}\r\nContent-Type: {content_type}\r\nContent-Disposition: {disposition}\r\n\r\n"
         chunks += [head.encode(), data, b"\r\n"]
     chunks.append(f"--{boundary}--\r\n".encode())
     return BytesPayload(b"".join(chunks), content_type=f"multipart/form-data; boundary={boundary}")
