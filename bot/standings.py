@@ -75,6 +75,10 @@ def _entry(rank: int, row: RatedPlayer) -> str:
     return f"{rank}. {row.name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
 
 
+MESSAGE_MAX = 2000
+"""Discord's limit on a message's text: a leaderboard longer than that loses its last entries, whole."""
+
+
 def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None, with_ai: bool) -> str:
     """The leaderboard in words (the message text, for those who do not see the picture)."""
     what = get_game(slug).title if slug else "every game"
@@ -89,8 +93,14 @@ def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: st
         if slug is None:
             lines.append(f"__{get_game(game).title}__")
         lines += [_entry(rank, row) for rank, row in ranked(rows)]
-    lines.append("Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours).")
-    return "\n".join(lines)[:2000]
+    footer = "Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours)."
+    text = "\n".join([*lines, footer])
+    while len(text) > MESSAGE_MAX and len(lines) > 1:
+        lines.pop()  # the last entry that does not fit whole, and a game's heading left without entries
+        while len(lines) > 1 and lines[-1].startswith("__"):
+            lines.pop()
+        text = "\n".join([*lines, "…", footer])
+    return text
 
 
 def alt_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None) -> str:

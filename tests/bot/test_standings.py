@@ -14,6 +14,7 @@ from bot.render.canvas import INK, PHONE_WIDTH
 from bot.standings import (
     BRONZE,
     MARGIN,
+    MESSAGE_MAX,
     PAPER,
     ROW,
     SILVER,
@@ -26,6 +27,7 @@ from bot.standings import (
     stats_lines,
 )
 from bot.store import RatedPlayer, Rating, RatingChange, Seat, SessionRecord
+from games import GAMES
 
 PHONE = 400
 
@@ -62,6 +64,18 @@ def test_the_leaderboard_in_words_and_its_alt_text_name_the_top_entries_in_order
     assert empty == ("No rated game of Johari Bones on this server yet: a game counts once it is played to the end "
                      "or claimed. This leaderboard counts games between people; games with Parlor (AI) are rated "
                      "apart."), "said plainly, without parentheses inside parentheses"
+
+
+def test_a_leaderboard_too_long_for_one_message_loses_its_last_entries_whole_and_keeps_its_footer():
+    every_game = [(slug, [rated(f"Player {n} of {slug} with a rather long display name", 40 - n, slug=slug)
+                          for n in range(12)]) for slug in GAMES]
+    text = leaderboard_text(every_game, None, with_ai=True)
+    assert len(text) <= MESSAGE_MAX
+    lines = text.splitlines()
+    assert lines[0].startswith("**Leaderboard: every game**") and lines[1] == "__Crayon Rails (public locking)__"
+    assert lines[-2:] == ["…", leaderboard_text(SECTION, None, with_ai=True).splitlines()[-1]]
+    assert all(line.startswith(("__", "…")) or line.endswith("games)") for line in lines[1:-1]), "an entry cut"
+    assert not lines[-3].startswith("__"), "a game's heading without its entries"
 
 
 def test_stats_show_each_rating_and_its_last_change_and_the_one_with_ai_games_if_it_differs():
