@@ -18,7 +18,7 @@ Last, `--burst` moves at once (one `/roll` in each of as many channels), with th
 event-loop stall measured inside Parlor (one callback or task step; garbage collection included,
 and the longest collection alone).
 
-Run: python bench/bench_latency.py [--samples 300] [--burst 1000]
+Run: python bench/bench_latency.py [--samples 300] [--burst 1000] [--pause 0.02]
 
 Parlor runs twice: as it is (`python -m bot`) for the figures, then wrapped by the probe for the steps
 and the burst (its timers cost about 0.1 ms a move).
@@ -28,13 +28,16 @@ Median / p95 / p99 ms of a move to its table, and the median as so many pings:
 
     before issue 24, quiet machine   5.2 / 6.0 / 7.0-8.2     x8.9-9.1   (ping 0.57 ms)
     first cuts, quiet machine        3.8-4.1 / 4.8-5.4 / 5.8-7.2   x6.0-6.6   (ping 0.58-0.66 ms)
-    now (foresight, message written during the commit's sync, answer after the table), quiet machine
+    foresight, message written during the commit's sync, answer after the table, quiet machine
                                      2.0-2.5 / 3.4-5.9 / 4.3-8.0   x3.2-3.6   (ping 0.61-0.74 ms)
-    now, busy machine                2.6-4.5 / 4.4-12 / 6-16       x2.2-3.5   (ping 0.8-1.9 ms)
+    now (the table sent as the commit lands, its request built whole during the sync), quiet machine
+                                     1.66-1.88 / 2.4-2.7 / 3.1-3.9  x2.9-3.1, /roll x2.7-3.0  (ping 0.58-0.63)
+    now, --pause 0.02 (every process wakes from idle for each sample)
+                                     3.0-3.4                        x3.0-3.4, /roll x3.0-3.3  (ping 0.88-1.04)
 
     1,000 /roll at once, longest event-loop step: before 110-200 ms (full garbage collections),
-    first cuts 19 ms, now 17-41 ms (12.7-17.5 ms of it the loop's own CPU time); all tables shown in
-    5.0-5.7 s (first cuts 6.6-6.7 s)
+    first cuts 19 ms, then 17-41 ms, now 30 ms (19.5 ms of it the loop's own CPU time); all tables
+    shown in 4.8 s (first cuts 6.6-6.7 s)
 """
 
 from __future__ import annotations

@@ -20,11 +20,12 @@ Speed (issue 24): a move's picture is drawn while its commit is in flight (`draw
 the host just before the commit), or was drawn before the move at an idle moment (bot.foresight),
 and is used only if the committed session is the one it was drawn for; the table records are kept
 in memory once read or written (one process owns a guild, as for the host's sessions), so showing a
-move reads nothing from the database. The table's message is written during the commit's sync, and
-sent the moment the commit is done (`_show_as_it_lands`, woken by the store before the moving task
-resumes): the host's and the handler's own work after the commit follow it, and the handler's `show`
-finds the table up to date. A table is recorded in memory before the store, so a failed save never
-makes this process post a second table for the same move.
+move reads nothing from the database. The table's message, and its whole REST request
+(bot.table_request), are written during the commit's sync, and sent the moment the commit is done
+(`_show_as_it_lands`, woken by the store before the moving task resumes): the host's and the
+handler's own work after the commit follow it, and the handler's `show` finds the table up to date.
+A table is recorded in memory before the store, so a failed save never makes this process post a
+second table for the same move.
 
 A server may ask for text-only tables (bot.text_view): the same message and buttons, no picture.
 

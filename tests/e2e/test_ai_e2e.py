@@ -32,10 +32,12 @@ def said(message) -> str:
 
 
 async def play_out(bot: ParlorBot, channel: FakeChannel, limit: int = 400) -> None:
-    """Play the channel's game to its end through the host, each player to act taking his first legal move."""
+    """Play the channel's game to its end through the host, each player to act taking his first legal move;
+    then its table shows the end (each move's table went out as its commit landed: bot.table)."""
     for _ in range(limit):
         session = await bot.host.last_session_in(str(channel.id))
         if session.status != "active":
+            await bot.tables.show(session.id)
             return
         player = bot.host.to_act(session)[0]
         await bot.host.act(session.id, player, bot.host.legal_actions(session, player)[0])

@@ -12,6 +12,7 @@ async def finished_game(fake: FakeDiscord, parlor, channel, alice, bob) -> None:
     for _ in range(400):
         session = await parlor.host.session(session.id)
         if session.status != "active":
+            await parlor.tables.show(session.id)  # the table as the game ended (moves' own tables all sent)
             return
         player = parlor.host.to_act(session)[0]
         await parlor.host.act(session.id, player, parlor.host.legal_actions(session, player)[0])
