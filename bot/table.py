@@ -301,7 +301,7 @@ class Tables:
         except discord.NotFound:
             if repost:
                 raise
-            repost, previous = True, None  # the table was deleted: a new one, pinging whoever it did not yet
+            previous = None  # the table was deleted: a new one, pinging whoever it did not yet
             message = await self.compose(session, [p for p in now if p not in record.announced])
             record.message_id = await table_request.sent(self.client, channel_id, None,
                                                          self._request(message, edit=False))

@@ -193,6 +193,25 @@ async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_but
     assert game_number(tables(fake, channel)[-1]) == lobby.id
 
 
+async def test_a_table_deleted_by_someone_else_is_posted_again_when_it_would_be_edited(fake_discord: FakeDiscord,
+                                                                                       parlor: ParlorBot):
+    """A moderator deleted the table: the next update, an edit in place (same players to act), finds it gone
+    and posts a new table instead, pinging nobody it pinged before."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("deleted-table")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    [deleted] = tables(fake, channel)
+    deleted.deleted = True  # as Discord does when a moderator deletes it
+    session = await parlor.host.session(session_id)
+    await parlor.host.store.update_session(session, now=parlor.host.clock() + 1, waiting_since=session.waiting_since)
+    parlor.host._forget(session_id)
+    await parlor.tables.show(session_id)
+    [posted] = tables(fake, channel)
+    assert posted.id != deleted.id and posted.pinged == [], "posted anew, pinging nobody again"
+    assert posted.embed["footer"]["text"].endswith(f"move {session.version + 1}")
+
+
 async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_discord: FakeDiscord, tmp_path):
     """A modal must be the first answer to its button: reading the game never waits for moves being saved."""
     fake = fake_discord
