@@ -262,33 +262,21 @@ class Tables:
             await self._put(session, record, targets(session, self.host), to_bottom=to_bottom)
 
     async def _show_as_it_lands(self, upcoming: Upcoming) -> None:
-        """A move's table, sent the moment its commit lands: before the host's and the handler's own work
-        after the commit, which then finds the table up to date (issue 24). Only with the message written
-        during the commit for the table as it is now (in memory, the same pings); else left to `show`."""
+        """A move's table, shown the moment its commit lands: the host has taken the move in already
+        (Host.act), and the host's and the handler's own work after the commit follow; the handler's `show`
+        then finds the table up to date (issue 24)."""
         await upcoming.landed.wait()
-        session = upcoming.committed
-        if session is None:
-            return  # the commit failed: nothing to show
-        async with self._lock(session.id):
-            known = self._records.get(session.id)
-            if known is None or not known.message_id or known.shown_version >= session.version:
-                return
-            now = targets_among(session, upcoming.to_act())
-            _, ping = pings(known, now, session, first=False, to_bottom=False)
-            written = await self._written_ahead(session, ping)
-            if written is not None:
-                await self._put(session, known.model_copy(), now, written=written)
+        if upcoming.committed is not None:  # else the commit failed: nothing to show
+            await self.show(upcoming.committed.id)
 
     async def _put(self, session: SessionRecord, record: TableRecord | None, now: list[str], *,
-                   to_bottom: bool = False, written: tuple[dict[str, Any], TableRequest] | None = None) -> None:
+                   to_bottom: bool = False) -> None:
         """Show `session` (the game's lock held; `now`: whom it asks to act): its table edited in place or
-        re-posted, then recorded; `written`: its message and request, if written already for the pings this
-        table needs."""
+        re-posted, then recorded; with the message and request written during its commit if they fit."""
         first = record is None
         record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
         repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
-        message, request = (written or await self._written_ahead(session, ping)
-                            or (await self.compose(session, ping), None))
+        message, request = await self._written_ahead(session, ping) or (await self.compose(session, ping), None)
         if request is None or request.edit == repost:
             request = self._request(message, edit=not repost)
         channel_id = int(session.channel_id)
