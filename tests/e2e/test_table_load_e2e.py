@@ -7,17 +7,20 @@ The fake Discord refuses any first response later than 3 s after the interaction
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
 
 import discord.http
+from PIL import Image
 
 from bot import table as table_module
 from bot.client import ParlorBot
 from bot.store import Seat
 from tests.bot.test_foresight import settle
 from tests.conftest import start_bot
-from tests.e2e.helpers import game_number, tables
+from tests.e2e.helpers import game_number, player_to_act, table, tables
 from tests.e2e.random_play import RandomPlay
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
@@ -210,6 +213,43 @@ async def test_a_table_deleted_by_someone_else_is_posted_again_when_it_would_be_
     [posted] = tables(fake, channel)
     assert posted.id != deleted.id and posted.pinged == [], "posted anew, pinging nobody again"
     assert posted.embed["footer"]["text"].endswith(f"move {session.version + 1}")
+
+
+async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the_move_once(fake_discord: FakeDiscord,
+                                                                                         parlor: ParlorBot):
+    """Discord answers 429 when a route's bucket is spent (a busy channel's table is changed often), and
+    discord.py sends the request again. A table's request is built whole before it is sent
+    (bot.table_request): sent again, it still shows the game once, picture and all, whether the table is
+    posted anew (a move that asks someone else to act) or edited in place (the same players to act)."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("rate-limited")
+    session_id = await seated_game(parlor, channel, alice, bob)
+
+    async def limited_once(method: str, path: str, change: Callable[[], Awaitable[object]]) -> None:
+        fake.rate_limit(method, path)
+        errors_before = len(fake.http_errors)
+        await change()
+        await parlor.tables.show(session_id)  # the change's own table is on its way: wait for it
+        session = await parlor.host.current(session_id)
+        [shown] = tables(fake, channel)
+        assert shown.embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows the game"
+        Image.open(io.BytesIO(shown.attachments[0].data)).verify()  # the whole picture, sent again
+        assert [(m, status) for m, _, status, _ in fake.http_errors[errors_before:]] == [(method, 429)]
+        assert fake.world.rate_limits == [], "the table's own request was the one refused"
+
+    shown = table(fake, channel)
+    roll = shown.button(label="Roll")["custom_id"]
+    await limited_once("POST", rf"/channels/{channel.id}/messages",
+                       lambda: fake.click(player_to_act(shown, [alice, bob]), shown, roll))
+
+    async def same_players_to_act() -> None:
+        session = await parlor.host.session(session_id)
+        await parlor.host.store.update_session(session, now=parlor.host.clock() + 1,
+                                               waiting_since=session.waiting_since)
+        parlor.host._forget(session_id)
+
+    await limited_once("PATCH", rf"/channels/{channel.id}/messages/\d+", same_players_to_act)
 
 
 async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_discord: FakeDiscord, tmp_path):

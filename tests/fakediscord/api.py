@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import mimetypes
+import re
 from collections.abc import Callable
 from typing import Any, Self, TypeVar
 
@@ -159,6 +160,11 @@ class FakeDiscord:
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel with `user`: pass it as `channel` to run a command in DMs."""
         return self.world.dm_channel(user)
+
+    def rate_limit(self, method: str, path: str, times: int = 1) -> None:
+        """The next `times` `method` requests whose path (after /api/v10) fully matches the regular expression
+        `path` are answered 429, as Discord does when a bucket is spent (discord.py then retries them)."""
+        self.world.rate_limits += [(method, re.compile(path))] * times
 
     def refuse_dms(self, user: FakeUser, refuse: bool = True) -> None:
         """From now on the bot's DMs to `user` fail with 403 / 50007 "Cannot send messages to this user"."""

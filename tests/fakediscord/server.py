@@ -2,7 +2,9 @@
 
 Unknown routes (and known paths with an unknown method) answer 404 {"message": "404: Not Found",
 "code": 0} and are recorded in `World.unknown_routes`; every other error is recorded in
-`World.http_errors` as (method, path, status, code).
+`World.http_errors` as (method, path, status, code). A test can have Discord's rate limit refuse the
+next matching requests (`FakeDiscord.rate_limit`): 429 with `retry_after` 0, so discord.py sends them
+again at once.
 """
 
 from __future__ import annotations
@@ -84,6 +86,9 @@ class Rest:
             needs_auth = request.path.startswith(API) and not request.path.startswith(UNAUTHENTICATED_PREFIXES)
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise errors.DiscordHTTPError(401, 0, "401: Unauthorized")
+            if self._rate_limited(request):
+                raw += await request.read()
+                return self._too_many(request)
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             self.world.unknown_routes.append((request.method, request.path))
@@ -93,6 +98,24 @@ class Rest:
             return self._error(request, errors.DiscordHTTPError(400, 50109, "The request body contains invalid JSON."))
         except errors.DiscordHTTPError as error:
             return self._error(request, error)
+
+    def _rate_limited(self, request: web.Request) -> bool:
+        """Whether `request` is one the test asked to rate-limit (`FakeDiscord.rate_limit`): used up if so."""
+        path = request.path.removeprefix(API)
+        for limit in self.world.rate_limits:
+            if limit[0] == request.method and limit[1].fullmatch(path):
+                self.world.rate_limits.remove(limit)
+                return True
+        return False
+
+    def _too_many(self, request: web.Request) -> web.Response:
+        """Discord's 429: its JSON body with `retry_after` (0 here: the client retries at once, no test waits on
+        the wall clock), and the `Via` header that tells discord.py it is Discord's, not a Cloudflare ban."""
+        self.world.http_errors.append((request.method, request.path, 429, 0))
+        self.world.changed()
+        body = {"message": "You are being rate limited.", "retry_after": 0.0, "global": False}
+        return web.Response(body=json.dumps(body).encode(), status=429,
+                            headers={"Content-Type": "application/json", "Via": "1.1 google"})
 
     def _error(self, request: web.Request, error: errors.DiscordHTTPError) -> web.Response:
         self.world.http_errors.append((request.method, request.path, error.status, error.code))

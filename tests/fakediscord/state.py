@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -208,6 +209,8 @@ class World:
         """Files users attached to slash command options (served like message attachments)."""
         self.requests: list[tuple[str, str, bytearray]] = []
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
+        self.rate_limits: list[tuple[str, re.Pattern[str]]] = []
+        """Requests to answer with 429, each once, the first matching (method, path after /api/v10) first."""
         self.callback_answers: asyncio.Event | None = None
         """When set to an Event: interaction callbacks take effect at once, but their HTTP answers wait
         for it (a slow network back to the bot)."""

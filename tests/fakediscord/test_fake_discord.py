@@ -253,6 +253,19 @@ async def test_alt_text_is_kept_for_every_file_sent_and_a_long_one_is_refused(fa
         await channel.send(file=picture("x" * 1025))
 
 
+async def test_a_rate_limited_request_is_answered_429_once_and_retried_by_discord_py(fake_discord: FakeDiscord,
+                                                                                     bot: TinyBot) -> None:
+    games = fake_discord.channel("games")
+    channel = bot.get_partial_messageable(games.id)
+    fake_discord.rate_limit("POST", rf"/channels/{games.id}/messages")
+    sent = await channel.send(file=discord.File(io.BytesIO(board_png()), filename="board.png"))
+    assert fake_discord.http_errors[-1] == ("POST", f"/api/v10/channels/{games.id}/messages", 429, 0)
+    assert [m.id for m in fake_discord.messages(games)] == [sent.id], "posted once, by the retry"
+    assert fake_discord.messages(games)[0].attachment("board.png").data == board_png(), "the whole file, retried"
+    await channel.send("not limited")
+    assert len(fake_discord.http_errors) == 1, "each limit answers one request"
+
+
 async def test_ephemeral_reply_is_visible_to_its_user_only(fake_discord: FakeDiscord, bot: TinyBot, alice, bob) -> None:
     general = fake_discord.channel("general")
     result = await fake_discord.slash(alice, "secret", channel=general)
