@@ -252,6 +252,42 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
     await limited_once("PATCH", rf"/channels/{channel.id}/messages/\d+", same_players_to_act)
 
 
+async def test_moves_made_while_discord_holds_the_tables_request_are_shown_by_one_more_update(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
+    """Discord slow to answer a table's request (or a rate limit waited out): the moves made meanwhile all
+    commit and are answered, and once Discord answers, one more update shows the latest of them, not one
+    update per move."""
+    monkeypatch.setattr("bot.actions.ACK_WITHIN", 0.0)  # answered with "thinking…" at once, not after 1 s
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("slow-discord")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    committed: asyncio.Queue[int] = asyncio.Queue()
+    told = parlor.host.changed
+    monkeypatch.setattr(parlor.host, "changed", lambda session: (told(session), committed.put_nowait(session.version)))
+    table_calls = rf"/channels/{channel.id}/messages(/\d+)?"
+    answer = fake.hold("POST", table_calls)
+    fake.hold("PATCH", table_calls).set()  # an edit would not wait: only the first table's request does
+    already = len(fake.world.requests)
+    rolls = []
+    for _ in range(3):
+        session = await parlor.host.current(session_id)
+        roller = alice if str(alice.id) in parlor.host.to_act(session) else bob
+        rolls.append(asyncio.create_task(fake.slash(roller, "roll", channel=channel)))
+        while await asyncio.wait_for(committed.get(), timeout=10) <= session.version:
+            pass
+    assert (await parlor.host.current(session_id)).version == session.version + 1 == 4, "every move committed"
+    answer.set()
+    for result in await asyncio.gather(*rolls):
+        assert not result.late and not result.thinking and not result.ephemeral
+    await parlor.tables.show(session_id)
+    [shown] = tables(fake, channel)
+    assert shown.embed["footer"]["text"].endswith("move 4"), "the table shows the last move"
+    updates = [(method, path) for method, path, _ in fake.world.requests[already:]
+               if method in ("POST", "PATCH") and path.startswith(f"/api/v10/channels/{channel.id}/messages")]
+    assert len(updates) == 2, f"the held table, then one update for the moves made meanwhile: {updates}"
+
+
 async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_discord: FakeDiscord, tmp_path):
     """A modal must be the first answer to its button: reading the game never waits for moves being saved."""
     fake = fake_discord

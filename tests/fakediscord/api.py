@@ -166,6 +166,13 @@ class FakeDiscord:
         `path` are answered 429, as Discord does when a bucket is spent (discord.py then retries them)."""
         self.world.rate_limits += [(method, re.compile(path))] * times
 
+    def hold(self, method: str, path: str) -> asyncio.Event:
+        """From now on, `method` requests whose path (after /api/v10) fully matches the regular expression `path`
+        are handled only once the returned event is set: Discord slow to answer, or a rate limit waited out."""
+        answer = asyncio.Event()
+        self.world.holds.append((method, re.compile(path), answer))
+        return answer
+
     def refuse_dms(self, user: FakeUser, refuse: bool = True) -> None:
         """From now on the bot's DMs to `user` fail with 403 / 50007 "Cannot send messages to this user"."""
         user.refuses_dms = refuse

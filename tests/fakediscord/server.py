@@ -4,7 +4,8 @@ Unknown routes (and known paths with an unknown method) answer 404 {"message": "
 "code": 0} and are recorded in `World.unknown_routes`; every other error is recorded in
 `World.http_errors` as (method, path, status, code). A test can have Discord's rate limit refuse the
 next matching requests (`FakeDiscord.rate_limit`): 429 with `retry_after` 0, so discord.py sends them
-again at once.
+again at once; or have matching requests wait until it lets them through (`FakeDiscord.hold`: Discord
+slow to answer).
 """
 
 from __future__ import annotations
@@ -89,6 +90,10 @@ class Rest:
             if self._rate_limited(request):
                 raw += await request.read()
                 return self._too_many(request)
+            for method, path, answer in self.world.holds:
+                if method == request.method and path.fullmatch(request.path.removeprefix(API)):
+                    self.world.changed()  # a test may wait for the request to have arrived
+                    await answer.wait()
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             self.world.unknown_routes.append((request.method, request.path))

@@ -211,6 +211,8 @@ class World:
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
         self.rate_limits: list[tuple[str, re.Pattern[str]]] = []
         """Requests to answer with 429, each once, the first matching (method, path after /api/v10) first."""
+        self.holds: list[tuple[str, re.Pattern[str], asyncio.Event]] = []
+        """Requests (method, path after /api/v10) that wait for their event before Discord handles them."""
         self.callback_answers: asyncio.Event | None = None
         """When set to an Event: interaction callbacks take effect at once, but their HTTP answers wait
         for it (a slow network back to the bot)."""

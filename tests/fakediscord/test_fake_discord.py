@@ -266,6 +266,18 @@ async def test_a_rate_limited_request_is_answered_429_once_and_retried_by_discor
     assert len(fake_discord.http_errors) == 1, "each limit answers one request"
 
 
+async def test_a_held_request_is_handled_once_the_test_lets_it_through(fake_discord: FakeDiscord, bot: TinyBot) -> None:
+    games = fake_discord.channel("games")
+    answer = fake_discord.hold("POST", rf"/channels/{games.id}/messages")
+    sending = asyncio.create_task(bot.get_partial_messageable(games.id).send("slow"))
+    await fake_discord.wait_for(lambda: any(path.endswith(f"/{games.id}/messages") for _, path, _ in
+                                            fake_discord.world.requests), what="the request to arrive")
+    assert fake_discord.messages(games) == [] and not sending.done(), "held: not handled yet"
+    answer.set()
+    sent = await sending
+    assert [m.id for m in fake_discord.messages(games)] == [sent.id]
+
+
 async def test_ephemeral_reply_is_visible_to_its_user_only(fake_discord: FakeDiscord, bot: TinyBot, alice, bob) -> None:
     general = fake_discord.channel("general")
     result = await fake_discord.slash(alice, "secret", channel=general)
