@@ -29,6 +29,7 @@ from typing import Any
 
 import discord
 
+from bot.channel_access import require_table_access
 from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
@@ -204,8 +205,10 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
                 await refuse(interaction, APOLOGY)
 
 
-async def play(interaction: discord.Interaction, work: GameWork) -> None:
-    """Acknowledge, run `work` (which may commit), then show its result: see the module docstring."""
+async def play(interaction: discord.Interaction, work: GameWork, *, shows_table: bool = True) -> None:
+    """Acknowledge, run `work` (which may commit), then show its result: see the module docstring.
+    `shows_table`: the work starts or changes the channel's game, so the bot must be able to show its table
+    there (bot.channel_access); False for work whose answer is private only."""
 
     gate = _gate(interaction)
 
@@ -220,6 +223,8 @@ async def play(interaction: discord.Interaction, work: GameWork) -> None:
         elif gate is not None and gate.urgent_now > 1:
             acknowledgement.send()  # others are on their way too: its answer could queue past Discord's deadline
         try:
+            if shows_table:
+                await require_table_access(interaction, host_of(interaction).text_view)
             got = await work()
         except BaseException:
             if not acknowledgement.withhold():

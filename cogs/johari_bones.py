@@ -115,7 +115,7 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
         async def work() -> Done:
             return await hand_of(interaction, await pressed_session(interaction, self.session_id))
 
-        await play(interaction, work)
+        await play(interaction, work, shows_table=False)
 
 
 class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
@@ -223,7 +223,7 @@ class JohariBones(commands.Cog):
 
     @app_commands.command(name="hand", description="Johari Bones: a picture of every bone you may see (only you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await play(interaction, lambda: hand_anywhere(interaction))
+        await play(interaction, lambda: hand_anywhere(interaction), shows_table=False)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -166,7 +166,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             # The table catches up here too if a crash left it behind (nothing happens when it is current).
             return Done(session_id=session.id, private=private)
 
-        await play(interaction, work)
+        await play(interaction, work, shows_table=False)
 
     @app_commands.command(name="view", description="See your own views (status, your bones) as pictures or as text")
     @app_commands.describe(mode="text: your private views in words, without pictures (leave out to see)")

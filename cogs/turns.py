@@ -54,7 +54,7 @@ class Turns(commands.Cog):
                     "`/notify off` stops them." if on else "No more turn messages. `/notify on` brings them back.")
             return Done(private={"content": text})
 
-        await play(interaction, work)
+        await play(interaction, work, shows_table=False)
 
     settings = app_commands.Group(name="settings",
                                   description="This server's reminders, turn clock, tables and leaderboard",

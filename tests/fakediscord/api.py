@@ -166,6 +166,11 @@ class FakeDiscord:
         `path` are answered 429, as Discord does when a bucket is spent (discord.py then retries them)."""
         self.world.rate_limits += [(method, re.compile(path))] * times
 
+    def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
+        """A channel overwrite denying the bot `permissions` (bits of tests.fakediscord.permissions) in `channel`:
+        its messages there are refused as Discord refuses them, and interactions there say so."""
+        channel.bot_denied = permissions
+
     def hold(self, method: str, path: str) -> asyncio.Event:
         """From now on, `method` requests whose path (after /api/v10) fully matches the regular expression `path`
         are handled only once the returned event is set: Discord slow to answer, or a rate limit waited out."""

@@ -155,7 +155,7 @@ def _payload(world: World, result: InteractionResult, data: dict[str, Any]) -> d
         payload["member"] = payloads.member(world, result.user, with_permissions=True, guild=guild)
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-        payload["app_permissions"] = str(world.permissions_of(bot, guild))
+        payload["app_permissions"] = str(world.bot_permissions_in(channel))
     if result.source_message is not None:
         payload["message"] = payloads.message(world, result.source_message)
     return payload

@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.fakediscord import errors, interactions, messages, payloads
+from tests.fakediscord import permissions as perms
 from tests.fakediscord.commands import CommandRegistry
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import InteractionLog
@@ -137,9 +138,18 @@ class Rest:
             raise errors.unknown("Channel", errors.UNKNOWN_CHANNEL)
         return channel
 
+    def _require_bot_permissions(self, channel: FakeChannel, needed: int) -> None:
+        """As Discord refuses a bot's message in a channel it may not see (50001) or lacks `needed` in (50013)."""
+        granted = self.world.bot_permissions_in(channel)
+        if not granted & perms.VIEW_CHANNEL:
+            raise errors.DiscordHTTPError(403, errors.MISSING_ACCESS, "Missing Access")
+        if needed & ~granted:
+            raise errors.DiscordHTTPError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
+
     def _channel_message(self, request: web.Request) -> FakeMessage:
         """A message reachable through /channels: not deleted and not ephemeral (those live on webhooks)."""
         channel = self._channel(request)
+        self._require_bot_permissions(channel, 0)
         message_id = request.match_info["message_id"]
         message = self.world.messages.get(int(message_id)) if message_id.isdigit() else None
         if message is None or message.channel_id != channel.id or message.deleted or message.ephemeral:
@@ -261,6 +271,7 @@ class Rest:
         if channel.is_dm and self.world.users[channel.recipient_id or 0].refuses_dms:
             raise errors.DiscordHTTPError(403, errors.CANNOT_DM, "Cannot send messages to this user")
         body, files = await messages.read_body(request)
+        self._require_bot_permissions(channel, perms.SEND_MESSAGES | (perms.ATTACH_FILES if files else 0))
         body["flags"] = (body.get("flags") or 0) & ~interactions.EPHEMERAL
         message = messages.create(self.world, body, files, channel_id=channel.id, author_id=self.world.bot_user.id)
         return self._message_json(message)
@@ -273,6 +284,7 @@ class Rest:
         if message.author_id != self.world.bot_user.id:
             raise errors.DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
         body, files = await messages.read_body(request)
+        self._require_bot_permissions(self._channel(request), perms.ATTACH_FILES if files else 0)
         return self._message_json(messages.edit(self.world, message, body, files))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -77,6 +77,8 @@ class FakeChannel:
     position: int = 0
     recipient_id: int | None = None
     guild_id: int | None = None
+    bot_denied: int = 0
+    """Permission bits a channel overwrite denies the bot here (`FakeDiscord.deny_bot`)."""
 
     @property
     def is_dm(self) -> bool:
@@ -336,6 +338,13 @@ class World:
             if role.id in user.role_ids:
                 value |= role.permissions
         return perms.ALL if value & perms.ADMINISTRATOR else value
+
+    def bot_permissions_in(self, channel: FakeChannel) -> int:
+        """The bot's permissions in `channel`: its guild's, less what the channel's overwrite denies it."""
+        if channel.is_dm:
+            return perms.BOT
+        value = self.permissions_of(self.bot_user, self.guild_of(channel) or self.guild)
+        return value if value & perms.ADMINISTRATOR else value & ~channel.bot_denied
 
     # -- messages ----------------------------------------------------------------------------------
     def add_message(self, message: FakeMessage) -> FakeMessage:

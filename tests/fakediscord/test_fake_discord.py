@@ -14,6 +14,7 @@ from PIL import Image
 
 from tests.fakediscord import CommandError, FakeDiscord, FakeMessage
 from tests.fakediscord import fixtures as fake_fixtures
+from tests.fakediscord import permissions as perms
 
 fake_discord = fake_fixtures.fake_discord
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -276,6 +277,23 @@ async def test_a_held_request_is_handled_once_the_test_lets_it_through(fake_disc
     answer.set()
     sent = await sending
     assert [m.id for m in fake_discord.messages(games)] == [sent.id]
+
+
+async def test_a_channel_denying_the_bot_refuses_its_messages_as_discord_does(fake_discord: FakeDiscord,
+                                                                               bot: TinyBot) -> None:
+    games = fake_discord.channel("games")
+    channel = bot.get_partial_messageable(games.id)
+    sent = await channel.send("before")
+    fake_discord.deny_bot(games, perms.ATTACH_FILES)
+    await channel.send("words still go")
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send(file=discord.File(io.BytesIO(board_png()), filename="board.png"))
+    assert refused.value.code == 50013
+    fake_discord.deny_bot(games, perms.VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as unseen:
+        await sent.edit(content="edited")
+    assert unseen.value.code == 50001
+    assert [m.content for m in fake_discord.messages(games)] == ["before", "words still go"]
 
 
 async def test_ephemeral_reply_is_visible_to_its_user_only(fake_discord: FakeDiscord, bot: TinyBot, alice, bob) -> None:

@@ -1,0 +1,60 @@
+"""Which permissions a table needs in a channel, and the refusal that names them (bot.channel_access)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.channel_access import cannot_show, missing_for_table, require_table_access
+from bot.host import UserError
+from bot.text_view import TextView
+
+EVERYTHING = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
+                                 embed_links=True, attach_files=True)
+
+
+def without(**flags: bool) -> discord.Permissions:
+    granted = discord.Permissions(EVERYTHING.value)
+    granted.update(**{flag: False for flag in flags})
+    return granted
+
+
+def test_a_table_needs_to_see_the_channel_post_in_it_and_show_an_embed_and_its_picture():
+    assert missing_for_table(EVERYTHING, in_thread=False, pictures=True) == []
+    assert missing_for_table(discord.Permissions.none(), in_thread=False, pictures=True) == [
+        "View Channel", "Send Messages", "Embed Links", "Attach Files"]
+    assert missing_for_table(without(attach_files=True), in_thread=False, pictures=False) == [], "text only"
+
+
+def test_in_a_thread_it_is_sending_in_threads_that_counts():
+    assert missing_for_table(without(send_messages=True), in_thread=True, pictures=True) == []
+    assert missing_for_table(without(send_messages_in_threads=True), in_thread=True, pictures=True) == [
+        "Send Messages in Threads"]
+
+
+def test_the_refusal_names_what_is_missing_who_can_grant_it_and_that_nothing_changed():
+    one = cannot_show(["Attach Files"])
+    assert one.startswith("I can't show a game in this channel: I don't have the Attach Files permission here.")
+    assert "can allow it for Parlor" in one and one.endswith("Nothing was changed.")
+    several = cannot_show(["Send Messages", "Embed Links", "Attach Files"])
+    assert "the Send Messages, Embed Links and Attach Files permissions here" in several and "allow them" in several
+
+
+def interaction(granted: discord.Permissions, guild_id: int | None = 1, channel_type=discord.ChannelType.text):
+    return SimpleNamespace(app_permissions=granted, guild_id=guild_id, channel=SimpleNamespace(type=channel_type))
+
+
+async def test_only_a_server_channel_that_says_what_it_lacks_is_refused(store):
+    text_view = TextView(store)
+    with pytest.raises(UserError, match="Attach Files permission"):
+        await require_table_access(interaction(without(attach_files=True)), text_view)
+    with pytest.raises(UserError, match="Send Messages in Threads"):
+        await require_table_access(interaction(without(send_messages_in_threads=True),
+                                               channel_type=discord.ChannelType.public_thread), text_view)
+    await require_table_access(interaction(EVERYTHING), text_view)
+    await require_table_access(interaction(discord.Permissions.none()), text_view)  # Discord did not say
+    await require_table_access(interaction(without(send_messages=True), guild_id=None), text_view)  # a DM
+    await text_view.set_server_text("1", True)
+    await require_table_access(interaction(without(attach_files=True)), text_view)  # tables in words
