@@ -182,6 +182,8 @@ class ParlorBot(commands.Bot):
             await self.foresight.stop()
         if self.web is not None:
             await self.web.stop()
+        if getattr(self, "tables", None) is not None:
+            await self.tables.stop()
         try:
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:

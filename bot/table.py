@@ -15,6 +15,9 @@ The store records which session version each table shows (`tables.shown_version`
 behind its session (a crash between a commit and the Discord call, Discord unreachable) is
 brought up to date at start-up (`catch_up`) or by the next interaction with the game; updates
 for one game are serialised and coalesced, so a burst of moves redraws only the latest state.
+A table that failed to update (Discord unavailable or refusing for a moment) is tried again after
+`TABLE_RETRIES` seconds, so it catches up by itself, as the mover is told; after the last try, it
+waits for the game's next interaction or the bot's next start-up.
 
 Speed (issue 24): a move's picture is drawn while its commit is in flight (`draw_ahead`, called by
 the host just before the commit), or was drawn before the move at an idle moment (bot.foresight),
@@ -109,6 +112,10 @@ def headline(session: SessionRecord) -> str | None:
 
 
 
+TABLE_RETRIES = (5.0, 30.0, 120.0, 600.0)
+"""Seconds before each new try at a table that failed to update (`Tables.retries`; tests use 0)."""
+
+
 class Tables:
     """Keeps every game's table up to date through a connected client."""
 
@@ -120,6 +127,9 @@ class Tables:
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
         self._landing: set[asyncio.Future[None]] = set()
         """Tables waiting to be sent as their move's commit lands (`_show_as_it_lands`)."""
+        self.retries: tuple[float, ...] = TABLE_RETRIES
+        self._retrying: dict[int, asyncio.Task[None]] = {}
+        """The tables that failed to update, each with the task that tries again (`_retry`)."""
         self.foresight: Foresight | None = None
         """Draws the next moves' pictures at idle moments (bot.foresight); None: every picture drawn after its move."""
         self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
@@ -250,7 +260,15 @@ class Tables:
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).
 
-        `strays`: first retire tables of this game a crash may have left unrecorded (at start-up)."""
+        `strays`: first retire tables of this game a crash may have left unrecorded (at start-up). If the
+        table could not be updated, it is tried again later (`_retry`) and the error is raised."""
+        try:
+            await self._show_locked(session_id, to_bottom=to_bottom, strays=strays)
+        except Exception:
+            self._retry_later(session_id)
+            raise
+
+    async def _show_locked(self, session_id: int, *, to_bottom: bool, strays: bool) -> None:
         async with self._lock(session_id):
             session = await self.host.current(session_id)
             record = await self._record(session_id)
@@ -260,6 +278,33 @@ class Tables:
                     and record.shown_version >= session.version):
                 return
             await self._put(session, record, targets(session, self.host), to_bottom=to_bottom)
+
+    def _retry_later(self, session_id: int) -> None:
+        """Have a table that failed to update tried again (unless that is under way already)."""
+        running = self._retrying.get(session_id)
+        if not self.retries or (running is not None and not running.done()):
+            return
+        task = self._retrying[session_id] = asyncio.get_running_loop().create_task(self._retry(session_id))
+        task.add_done_callback(lambda _: self._retrying.pop(session_id) if self._retrying.get(session_id) is task
+                               else None)
+
+    async def _retry(self, session_id: int) -> None:
+        """Try the table again after each of `retries` seconds, until it is up to date (`show` returns at
+        once when it already is: another update got there first)."""
+        for delay in self.retries:
+            await asyncio.sleep(delay)
+            try:
+                await self.show(session_id)
+                return
+            except Exception:
+                log.warning("the table of session %s is still behind its game", session_id, exc_info=True)
+
+    async def stop(self) -> None:
+        """Give up the tries still waiting (at shutdown: the next start-up catches those tables up)."""
+        retrying = list(self._retrying.values())
+        for task in retrying:
+            task.cancel()
+        await asyncio.gather(*retrying, return_exceptions=True)
 
     async def _show_as_it_lands(self, upcoming: Upcoming) -> None:
         """A move's table, shown the moment its commit lands: the host has taken the move in already

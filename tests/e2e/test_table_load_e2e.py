@@ -16,6 +16,7 @@ import discord.http
 from PIL import Image
 
 from bot import table as table_module
+from bot.actions import TABLE_BEHIND
 from bot.client import ParlorBot
 from bot.store import Seat
 from tests.bot.test_foresight import settle
@@ -236,7 +237,7 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
         assert shown.embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows the game"
         Image.open(io.BytesIO(shown.attachments[0].data)).verify()  # the whole picture, sent again
         assert [(m, status) for m, _, status, _ in fake.http_errors[errors_before:]] == [(method, 429)]
-        assert fake.world.rate_limits == [], "the table's own request was the one refused"
+        assert fake.world.refusals == [], "the table's own request was the one refused"
 
     shown = table(fake, channel)
     roll = shown.button(label="Roll")["custom_id"]
@@ -286,6 +287,43 @@ async def test_moves_made_while_discord_holds_the_tables_request_are_shown_by_on
     updates = [(method, path) for method, path, _ in fake.world.requests[already:]
                if method in ("POST", "PATCH") and path.startswith(f"/api/v10/channels/{channel.id}/messages")]
     assert len(updates) == 2, f"the held table, then one update for the moves made meanwhile: {updates}"
+
+
+async def test_a_table_discord_failed_to_show_catches_up_by_itself(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """Discord unavailable for a moment (503) as a move's table goes out, three times: the move stands, and
+    the table catches up by itself (`Tables.retries`, here without waiting), as the mover is told, with
+    nobody touching the game again; one table, showing the move."""
+    fake = fake_discord
+    parlor.tables.retries = (0.0, 0.0, 0.0)
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("discord-hiccup")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    fake.unavailable("POST", rf"/channels/{channel.id}/messages", times=3)  # more than the move's own two tries
+    rolled = await fake.slash(alice, "roll", channel=channel)
+    if rolled.ephemeral:
+        assert rolled.response.content == TABLE_BEHIND
+
+    def caught_up() -> bool:
+        shown = tables(fake, channel)
+        return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith("move 2")
+
+    await fake.wait_for(caught_up, what="the table to catch up with the roll by itself")
+    assert fake.world.refusals == [] and [error[2] for error in fake.http_errors] == [503] * 3
+    assert (await parlor.host.current(session_id)).version == 2
+
+
+async def test_tries_still_waiting_are_given_up_at_shutdown(fake_discord: FakeDiscord, parlor: ParlorBot):
+    fake = fake_discord
+    parlor.tables.retries = (3600.0,)  # never reached: the bot stops first
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.create_channel("closing-time")
+    session_id = await seated_game(parlor, channel, alice, bob)
+    fake.unavailable("POST", rf"/channels/{channel.id}/messages", times=2)
+    await fake.slash(alice, "roll", channel=channel)
+    [waiting] = parlor.tables._retrying.values()
+    await parlor.tables.stop()
+    assert waiting.cancelled() and parlor.tables._retrying == {}
+    assert (await parlor.host.current(session_id)).version == 2, "the move stands; the next start-up shows it"
 
 
 async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_discord: FakeDiscord, tmp_path):

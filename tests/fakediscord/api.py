@@ -164,7 +164,12 @@ class FakeDiscord:
     def rate_limit(self, method: str, path: str, times: int = 1) -> None:
         """The next `times` `method` requests whose path (after /api/v10) fully matches the regular expression
         `path` are answered 429, as Discord does when a bucket is spent (discord.py then retries them)."""
-        self.world.rate_limits += [(method, re.compile(path))] * times
+        self.world.refusals += [(method, re.compile(path), 429)] * times
+
+    def unavailable(self, method: str, path: str, times: int = 1) -> None:
+        """The next `times` matching requests (as for `rate_limit`) are answered 503: Discord unavailable for a
+        moment (discord.py gives up on a 503 at once, with DiscordServerError)."""
+        self.world.refusals += [(method, re.compile(path), 503)] * times
 
     def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
         """A channel overwrite denying the bot `permissions` (bits of tests.fakediscord.permissions) in `channel`:

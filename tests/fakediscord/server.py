@@ -2,10 +2,11 @@
 
 Unknown routes (and known paths with an unknown method) answer 404 {"message": "404: Not Found",
 "code": 0} and are recorded in `World.unknown_routes`; every other error is recorded in
-`World.http_errors` as (method, path, status, code). A test can have Discord's rate limit refuse the
-next matching requests (`FakeDiscord.rate_limit`): 429 with `retry_after` 0, so discord.py sends them
-again at once; or have matching requests wait until it lets them through (`FakeDiscord.hold`: Discord
-slow to answer).
+`World.http_errors` as (method, path, status, code). A test can have the next matching requests
+refused: by Discord's rate limit (`FakeDiscord.rate_limit`: 429 with `retry_after` 0, so discord.py
+sends them again at once) or by Discord unavailable for a moment (`FakeDiscord.unavailable`: 503).
+It can also have matching requests wait until it lets them through (`FakeDiscord.hold`: Discord slow
+to answer).
 """
 
 from __future__ import annotations
@@ -88,9 +89,9 @@ class Rest:
             needs_auth = request.path.startswith(API) and not request.path.startswith(UNAUTHENTICATED_PREFIXES)
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise errors.DiscordHTTPError(401, 0, "401: Unauthorized")
-            if self._rate_limited(request):
+            if (status := self._refused(request)) is not None:
                 raw += await request.read()
-                return self._too_many(request)
+                return self._refusal(request, status)
             for method, path, answer in self.world.holds:
                 if method == request.method and path.fullmatch(request.path.removeprefix(API)):
                     self.world.changed()  # a test may wait for the request to have arrived
@@ -105,22 +106,27 @@ class Rest:
         except errors.DiscordHTTPError as error:
             return self._error(request, error)
 
-    def _rate_limited(self, request: web.Request) -> bool:
-        """Whether `request` is one the test asked to rate-limit (`FakeDiscord.rate_limit`): used up if so."""
+    def _refused(self, request: web.Request) -> int | None:
+        """The status a test asked this request to be refused with (`FakeDiscord.rate_limit`, `unavailable`),
+        used up if so."""
         path = request.path.removeprefix(API)
-        for limit in self.world.rate_limits:
-            if limit[0] == request.method and limit[1].fullmatch(path):
-                self.world.rate_limits.remove(limit)
-                return True
-        return False
+        for refusal in self.world.refusals:
+            if refusal[0] == request.method and refusal[1].fullmatch(path):
+                self.world.refusals.remove(refusal)
+                return refusal[2]
+        return None
 
-    def _too_many(self, request: web.Request) -> web.Response:
-        """Discord's 429: its JSON body with `retry_after` (0 here: the client retries at once, no test waits on
-        the wall clock), and the `Via` header that tells discord.py it is Discord's, not a Cloudflare ban."""
-        self.world.http_errors.append((request.method, request.path, 429, 0))
+    def _refusal(self, request: web.Request, status: int) -> web.Response:
+        """Discord's 429 (its JSON body with `retry_after`, 0 here: the client retries at once, no test waits on
+        the wall clock; and the `Via` header that tells discord.py it is Discord's, not a Cloudflare ban), or
+        its 503 when unavailable."""
+        self.world.http_errors.append((request.method, request.path, status, 0))
         self.world.changed()
-        body = {"message": "You are being rate limited.", "retry_after": 0.0, "global": False}
-        return web.Response(body=json.dumps(body).encode(), status=429,
+        if status == 429:
+            body = {"message": "You are being rate limited.", "retry_after": 0.0, "global": False}
+        else:
+            body = {"message": f"{status}: Service Unavailable", "code": 0}
+        return web.Response(body=json.dumps(body).encode(), status=status,
                             headers={"Content-Type": "application/json", "Via": "1.1 google"})
 
     def _error(self, request: web.Request, error: errors.DiscordHTTPError) -> web.Response:

@@ -211,8 +211,9 @@ class World:
         """Files users attached to slash command options (served like message attachments)."""
         self.requests: list[tuple[str, str, bytearray]] = []
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
-        self.rate_limits: list[tuple[str, re.Pattern[str]]] = []
-        """Requests to answer with 429, each once, the first matching (method, path after /api/v10) first."""
+        self.refusals: list[tuple[str, re.Pattern[str], int]] = []
+        """Requests to answer with an HTTP status (429: rate limited, 503: Discord unavailable), each once, the
+        first matching (method, path after /api/v10) first."""
         self.holds: list[tuple[str, re.Pattern[str], asyncio.Event]] = []
         """Requests (method, path after /api/v10) that wait for their event before Discord handles them."""
         self.callback_answers: asyncio.Event | None = None
