@@ -571,6 +571,19 @@ class Host:
             return await self._write(session, status="abandoned", end_reason="abandoned", waiting_since=None,
                                      timers=no_wait().timers)
 
+    async def end_in_deleted_channel(self, channel_id: str) -> SessionRecord | None:
+        """The channel (or thread) was deleted: its lobby or running game ends there, abandoned (end reason
+        "channel deleted": unrated, its reminders and turn notices gone with it). None if it had none."""
+        session = await self.store.open_session_in(channel_id)
+        if session is None:
+            return None
+        async with self._lock(session.id):
+            session = await self.session(session.id)
+            if session.status not in OPEN_STATUSES:
+                return None
+            return await self._write(session, status="abandoned", end_reason="channel deleted", waiting_since=None,
+                                     timers=no_wait().timers)
+
     # -- moves ---------------------------------------------------------------
 
     async def act(self, session_id: int, player: str, action: Mapping[str, Any],

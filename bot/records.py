@@ -23,7 +23,8 @@ from bot.turn_clock import format_duration
 from games import get_game
 
 HISTORY_LIMIT = 15
-END_REASONS = {"played out": "played to the end", "timeout": "claimed on the turn clock", "abandoned": "abandoned"}
+END_REASONS = {"played out": "played to the end", "timeout": "claimed on the turn clock", "abandoned": "abandoned",
+               "channel deleted": "abandoned: its channel was deleted"}
 
 
 @dataclass(frozen=True)

@@ -383,6 +383,16 @@ class Tables:
             record.message_id = None
             await self._save(record)
 
+    async def channel_gone(self, session: SessionRecord) -> None:
+        """The session's channel was deleted, its table with it: nothing left to show or retire (so neither
+        a retry nor the next start-up tries)."""
+        async with self._lock(session.id):
+            record = await self._record(session.id)
+            if record is not None:
+                record.message_id = None
+                record.shown_version, record.shown_status = session.version, session.status
+                await self._save(record)
+
     async def catch_up(self, shards: Shards | None = None) -> int:
         """Bring every table behind its committed game up to date (at start-up); returns how many.
 

@@ -129,6 +129,16 @@ class FakeDiscord:
                               guild_id=channel.guild_id)
         return channel
 
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes a guild channel: gone from Discord (its routes answer Unknown Channel), its
+        messages with it, and the bot is sent CHANNEL_DELETE."""
+        del self.world.channels[channel.id]
+        for message in self.world.channel_messages(channel.id):
+            message.deleted = True
+        self.gateway.dispatch("CHANNEL_DELETE", payloads.channel(self.world, channel), GUILDS,
+                              guild_id=channel.guild_id)
+        self.world.changed()
+
     def create_guild(self, name: str, *, shard: tuple[int, int] | None = None,
                      channels: tuple[str, ...] = DEFAULT_CHANNELS) -> FakeGuild:
         """Another guild the bot is in, with `channels`; `shard=(shard_id, shard_count)` picks an id on that
