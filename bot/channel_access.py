@@ -18,6 +18,9 @@ from bot.alt_text import joined
 from bot.host import UserError
 from bot.text_view import TextView
 
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel that no longer exists (deleted while the bot was away, say)."""
+
 THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
 
@@ -51,3 +54,8 @@ async def require_table_access(interaction: discord.Interaction, text_view: Text
                                 pictures=pictures)
     if missing:
         raise UserError(cannot_show(missing))
+
+
+def channel_is_gone(error: BaseException) -> bool:
+    """Whether Discord refused a call because its channel was deleted."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL

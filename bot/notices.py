@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.actions import game_channel
+from bot.channel_access import channel_is_gone
 from bot.dm_reach import DmReach, refused_dm
 from bot.panels import user_of
 from bot.replies import game_label
@@ -49,9 +50,15 @@ class DiscordNotices:
         self.reach = reach
 
     async def send_reminder(self, reminder: Reminder) -> None:
-        await game_channel(self.client, reminder.session).send(reminder_text(reminder),
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(reminder.player))],
-                                                                    roles=False, everyone=False))
+        try:
+            await game_channel(self.client, reminder.session).send(
+                reminder_text(reminder),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(reminder.player))], roles=False,
+                                                         everyone=False))
+        except discord.NotFound as error:
+            if not channel_is_gone(error):
+                raise
+            await self.client.tables.channel_deleted(reminder.session.channel_id)  # type: ignore[attr-defined]
 
     async def send_notice(self, notice: TurnNotice) -> None:
         """The turn DM, unless his DMs were refused since he last acted (bot.dm_reach)."""

@@ -57,6 +57,7 @@ import discord
 
 from bot import table_request
 from bot.ai_seats import AI_NAME
+from bot.channel_access import channel_is_gone
 from bot.drawing import draw_off_loop
 from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
@@ -264,7 +265,10 @@ class Tables:
         table could not be updated, it is tried again later (`_retry`) and the error is raised."""
         try:
             await self._show_locked(session_id, to_bottom=to_bottom, strays=strays)
-        except Exception:
+        except Exception as error:
+            if channel_is_gone(error):  # deleted while nobody told this process (it was down, say)
+                await self.channel_deleted((await self.host.current(session_id)).channel_id)
+                return
             self._retry_later(session_id)
             raise
 
@@ -383,15 +387,19 @@ class Tables:
             record.message_id = None
             await self._save(record)
 
-    async def channel_gone(self, session: SessionRecord) -> None:
-        """The session's channel was deleted, its table with it: nothing left to show or retire (so neither
-        a retry nor the next start-up tries)."""
+    async def channel_deleted(self, channel_id: str) -> None:
+        """A channel (or thread) was deleted: its game ends there (Host.end_in_deleted_channel), and its table,
+        deleted with it, is recorded as needing nothing (so neither a retry nor the next start-up tries)."""
+        session = await self.host.end_in_deleted_channel(channel_id)
+        if session is None:
+            return
         async with self._lock(session.id):
             record = await self._record(session.id)
             if record is not None:
                 record.message_id = None
                 record.shown_version, record.shown_status = session.version, session.status
                 await self._save(record)
+        log.info("session %s ended: its channel was deleted", session.id)
 
     async def catch_up(self, shards: Shards | None = None) -> int:
         """Bring every table behind its committed game up to date (at start-up); returns how many.

@@ -2,8 +2,10 @@
 
 Nobody could reach it any more, yet its reminders would keep failing and its turn notices keep
 pointing players at a channel that is gone, and it would count as running in their lists. So its
-lobby or running game is abandoned (bot.host `end_in_deleted_channel`: unrated, "its channel was
-deleted" in the records), and its table, deleted with the channel, is recorded as needing nothing.
+lobby or running game is abandoned (bot.table `channel_deleted`: unrated, "its channel was deleted"
+in the records), and its table, deleted with the channel, is recorded as needing nothing. A channel
+deleted while the bot was down is found the same way when Discord first answers "Unknown Channel"
+(its table at start-up, or a reminder).
 """
 
 from __future__ import annotations
@@ -30,10 +32,7 @@ class Channels(commands.Cog):
 
     async def _gone(self, channel_id: int) -> None:
         try:
-            session = await self.bot.host.end_in_deleted_channel(str(channel_id))  # type: ignore[attr-defined]
-            if session is not None:
-                await self.bot.tables.channel_gone(session)  # type: ignore[attr-defined]
-                log.info("session %s ended: its channel was deleted", session.id)
+            await self.bot.tables.channel_deleted(str(channel_id))  # type: ignore[attr-defined]
         except Exception:
             log.exception("could not end the game of deleted channel %s", channel_id)
 
