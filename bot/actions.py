@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.channel_access import require_table_access
+from bot.channel_access import require_table_access, table_forbidden
 from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate
 from bot.host import Host, MoveOutcome, UserError
@@ -253,6 +253,10 @@ async def show_done(interaction: discord.Interaction, done: Done,
     if done.session_id is not None:
         try:
             await client.tables.show(done.session_id, to_bottom=done.to_bottom)  # type: ignore[attr-defined]
+        except discord.Forbidden:
+            # The channel's permissions changed since the work began (or it was the way out: /game abandon).
+            log.warning("not allowed to update the table of session %s in its channel", done.session_id)
+            private = private or {"content": table_forbidden(interaction.app_permissions)}
         except Exception:
             log.exception("could not update the table of session %s", done.session_id)
             private = private or {"content": TABLE_BEHIND}

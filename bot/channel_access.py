@@ -35,12 +35,24 @@ def missing_for_table(granted: discord.Permissions, *, in_thread: bool, pictures
     return [name for flag, name in needed if not getattr(granted, flag)]
 
 
+def _lacking(missing: list[str]) -> str:
+    plural = len(missing) > 1
+    return (f"I don't have the {joined(missing)} permission{'s' if plural else ''} here. Someone who manages the "
+            f"channel can allow {'them' if plural else 'it'} for Parlor (Edit Channel → Permissions)")
+
+
 def cannot_show(missing: list[str]) -> str:
     """The refusal: what is missing, who can grant it, and what to do meanwhile."""
-    them = "it" if len(missing) == 1 else "them"
-    return (f"I can't show a game in this channel: I don't have the {joined(missing)} "
-            f"permission{'s' if len(missing) > 1 else ''} here. Someone who manages the channel can allow "
-            f"{them} for Parlor (Edit Channel → Permissions), or play in another channel. Nothing was changed.")
+    return (f"I can't show a game in this channel: {_lacking(missing)}, or play in another channel. "
+            "Nothing was changed.")
+
+
+def table_forbidden(granted: discord.Permissions) -> str:
+    """What the actor is told when his change is saved but Discord refused its table: which permissions
+    are missing, as far as the interaction says."""
+    missing = missing_for_table(granted, in_thread=False, pictures=True) if granted.value else []
+    lacking = _lacking(missing) if missing else "Discord does not let me post here"
+    return f"Done, but I can't update the game's table in this channel: {lacking}."
 
 
 async def require_table_access(interaction: discord.Interaction, text_view: TextView) -> None:

@@ -225,7 +225,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
                                                          can_manage=_can_manage(interaction))
             return Done(session_id=session.id)
 
-        await play(interaction, work)
+        await play(interaction, work, shows_table=False)  # the way out of a game in a channel Parlor lost
 
     @app_commands.command(name="claim", description="Win a game whose turn clock has run out")
     @app_commands.guild_only()

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.channel_access import cannot_show, missing_for_table, require_table_access
+from bot.channel_access import cannot_show, missing_for_table, require_table_access, table_forbidden
 from bot.host import UserError
 from bot.text_view import TextView
 
@@ -58,3 +58,10 @@ async def test_only_a_server_channel_that_says_what_it_lacks_is_refused(store):
     await require_table_access(interaction(without(send_messages=True), guild_id=None), text_view)  # a DM
     await text_view.set_server_text("1", True)
     await require_table_access(interaction(without(attach_files=True)), text_view)  # tables in words
+
+
+def test_a_change_saved_but_its_table_refused_says_what_is_missing_when_discord_says():
+    told = table_forbidden(without(embed_links=True, attach_files=True))
+    assert told.startswith("Done, but I can't update the game's table in this channel: I don't have the Embed "
+                           "Links and Attach Files permissions here.")
+    assert "Discord does not let me post here" in table_forbidden(discord.Permissions.none())

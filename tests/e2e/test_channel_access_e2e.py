@@ -42,6 +42,10 @@ async def test_permissions_taken_away_mid_game_refuse_moves_but_not_a_private_lo
     assert tables(fake, channel) == [board] and fake.http_errors == []
     status = await fake.slash(bob, "game status", channel=channel)
     assert status.ephemeral and status.response.embed, "a private look needs nothing in the channel"
+    abandoned = await fake.slash(bob, "game abandon", channel=channel)  # the way out: not refused
+    assert abandoned.ephemeral and abandoned.response.content.startswith(
+        "Done, but I can't update the game's table in this channel: I don't have the Attach Files permission here.")
+    assert (await parlor.host.current(session.id)).status == "abandoned"
 
 
 async def test_a_text_only_server_needs_no_attach_files(fake_discord: FakeDiscord, parlor: ParlorBot):
