@@ -13,8 +13,8 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel
 
 
-async def deleted_and_told(fake: FakeDiscord, parlor: ParlorBot, channel: FakeChannel, monkeypatch) -> None:
-    """Delete `channel`, and wait for the bot to have taken it in (`Tables.channel_deleted`)."""
+def deletion_taken_in(parlor: ParlorBot, monkeypatch) -> asyncio.Event:
+    """Set once the bot has taken in a deleted channel (`Tables.channel_deleted`), however it learnt of it."""
     ended = asyncio.Event()
     channel_deleted = parlor.tables.channel_deleted
 
@@ -23,6 +23,12 @@ async def deleted_and_told(fake: FakeDiscord, parlor: ParlorBot, channel: FakeCh
         ended.set()
 
     monkeypatch.setattr(parlor.tables, "channel_deleted", told)
+    return ended
+
+
+async def deleted_and_told(fake: FakeDiscord, parlor: ParlorBot, channel: FakeChannel, monkeypatch) -> None:
+    """Delete `channel`, and wait for the bot to have taken it in."""
+    ended = deletion_taken_in(parlor, monkeypatch)
     fake.delete_channel(channel)
     await asyncio.wait_for(ended.wait(), timeout=5)
 
@@ -88,14 +94,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_when_its_t
 async def test_a_reminder_that_finds_its_channel_gone_ends_the_game(fake_discord: FakeDiscord, parlor: ParlorBot,
                                                                    monkeypatch):
     session_id = await seated_game_in_a_channel_deleted_unseen(fake_discord, parlor)
-    ended = asyncio.Event()
-    channel_deleted = parlor.tables.channel_deleted
-
-    async def told(channel_id: str) -> None:
-        await channel_deleted(channel_id)
-        ended.set()
-
-    monkeypatch.setattr(parlor.tables, "channel_deleted", told)
+    ended = deletion_taken_in(parlor, monkeypatch)
     await parlor.host.store._db.execute("UPDATE timers SET due_at = 0 WHERE session_id = ?", (session_id,))
     parlor.dispatcher.wake(0)
     await asyncio.wait_for(ended.wait(), timeout=5)
