@@ -12,6 +12,7 @@ to answer).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,6 +33,12 @@ UNAUTHENTICATED_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/")
 def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with Content-Type exactly "application/json", as Discord sends it (discord.py compares it as is)."""
     return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _matches(request: web.Request, method: str, path: re.Pattern[str]) -> bool:
+    """Whether `request` is a `method` request whose path after /api/v10 fully matches `path` (a test's
+    refusal or hold)."""
+    return request.method == method and path.fullmatch(request.path.removeprefix(API)) is not None
 
 
 class Rest:
@@ -93,7 +100,7 @@ class Rest:
                 raw += await request.read()
                 return self._refusal(request, status)
             for method, path, answer in self.world.holds:
-                if method == request.method and path.fullmatch(request.path.removeprefix(API)):
+                if _matches(request, method, path):
                     self.world.changed()  # a test may wait for the request to have arrived
                     await answer.wait()
             return await handler(request)
@@ -109,9 +116,8 @@ class Rest:
     def _refused(self, request: web.Request) -> int | None:
         """The status a test asked this request to be refused with (`FakeDiscord.rate_limit`, `unavailable`),
         used up if so."""
-        path = request.path.removeprefix(API)
         for refusal in self.world.refusals:
-            if refusal[0] == request.method and refusal[1].fullmatch(path):
+            if _matches(request, refusal[0], refusal[1]):
                 self.world.refusals.remove(refusal)
                 return refusal[2]
         return None
