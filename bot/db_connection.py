@@ -17,9 +17,10 @@ only once the group's COMMIT is done. A write made while nothing commits is sent
 task (a lone move pays no extra task and no extra turn of the loop); a group, once sent, runs to its
 COMMIT or ROLLBACK and settles its writes from the database thread even if the task that sent it is
 cancelled meanwhile, and a write cancelled before it was sent is never written. A write can be told of
-its commit (`committed`) as the group settles, before any task resumes, and its caller then yields once:
+its commit (`committed`) as the group settles, before its caller resumes, and its caller then yields once:
 what the callback woke (the move's table, bot.table) goes first, its request out before the caller's
-own work after the commit (aiohttp sends a request's body from a task of its own).
+own work after the commit (aiohttp sends a request's body from a task of its own). A large group settles
+SETTLE_SLICE writes per turn of the loop, so that settling 1,000 moves never holds the loop for long.
 
 Results are fetched whole in one trip, so no row is stepped after another task's BEGIN. A COMMIT that
 fails is rolled back explicitly, so the connection never stays inside a half-done transaction.
@@ -41,6 +42,12 @@ import aiosqlite
 from bot.storage_errors import StorageError, from_sqlite
 
 log = logging.getLogger(__name__)
+
+SETTLE_SLICE = 50
+"""Writes of a committed group settled per turn of the loop. Settling one runs its `committed` callback (the
+move's session parsed as written, taken into the host's memory: bot.store, bot.host), some 20-40 µs each on
+a slow machine, so a group of 1,000 moves settled in one go held every other channel up for 20-37 ms (issue
+24's longest stall); in slices no step takes more than a few ms, and the other tasks run between them."""
 
 
 class Rows:
@@ -256,8 +263,8 @@ class SerializedConnection:
         is raised here (the version check of a move). Returns once the write is committed. `syncing` is
         called on the loop once the group's COMMIT has begun on the database thread (its statements
         done, the log being synced): work that overlaps the sync then leaves the thread alone.
-        `committed` is called with the results on the loop the moment the COMMIT is done (not if the
-        write failed), before the calling task, or any other, has resumed: what waits on it goes first.
+        `committed` is called with the results on the loop as the group settles after its COMMIT (not if the
+        write failed), before the calling task has resumed: what waits on it goes first.
 
         When nothing is committing, the calling task sends its write (and any queued with it) at once
         itself: a lone move starts no task and waits for no other to run. Writes that arrive while a
@@ -312,11 +319,20 @@ class SerializedConnection:
             if finished:
                 return
             finished = True
+            settle_from(0, outcomes)
+
+        def settle_from(start: int, outcomes: list[list[Rows] | BaseException]) -> None:
+            """Settle SETTLE_SLICE writes from `start`, the rest at the next turn of the loop; the lock goes once
+            every write is settled."""
+            end = start + SETTLE_SLICE
             try:
-                for write, outcome in zip(group, outcomes, strict=True):
+                for write, outcome in zip(group[start:end], outcomes[start:end]):
                     write.settle(outcome)
             finally:
-                self._lock.release()
+                if end < len(group):
+                    loop.call_soon(settle_from, end, outcomes)
+                else:
+                    self._lock.release()
 
         def deliver(outcomes: list[list[Rows] | BaseException]) -> None:  # on the database thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more

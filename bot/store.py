@@ -478,8 +478,8 @@ class Store:
         its version: read, or returned by a write) with what this write changed (`_as_written`).
 
         `committed` gets that session the moment the commit is done: on SQLite from the database connection's
-        own settling of the write, before the awaiting task (or any other) resumes, so what waits on it
-        (the table, bot.table) goes before the caller's work after the commit.
+        own settling of the write, before the awaiting task resumes, so what waits on it (the table,
+        bot.table) goes before the caller's work after the commit.
         """
         statements = [*statements, *checked]
         written: list[SessionRecord] = []

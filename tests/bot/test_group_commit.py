@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from bot.db_connection import SETTLE_SLICE
 from bot.store import Seat, StaleVersion, Store
 
 ALICE = Seat(id="101", name="Alice")
@@ -203,3 +204,34 @@ async def test_a_transaction_cancelled_while_its_begin_is_queued_leaves_the_conn
     assert not sqlite_store._db.raw.in_transaction
     assert (await asyncio.wait_for(move(sqlite_store, second), 5)).version == 1
     assert (await sqlite_store.session(first.id)).version == 0
+
+
+async def test_a_large_group_settles_a_slice_at_a_time_and_other_tasks_run_between(sqlite_store):
+    """Settling a move parses its session and runs its callback: 1,000 settled in one step held every other
+    channel up for 20-37 ms (issue 24), so a group settles SETTLE_SLICE writes per turn of the loop."""
+    sessions = await lobbies(sqlite_store, 3 * SETTLE_SLICE)
+    begins = await count_begins(sqlite_store)
+    told: list[int] = []
+    seen_by_ticker: list[int] = []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        while not done.is_set():
+            seen_by_ticker.append(len(told))
+            await asyncio.sleep(0)
+
+    async def move_told(session):
+        return await sqlite_store.record_move(session, player=ALICE.id, action={"type": "x"}, outcomes={},
+                                              now=2.0, committed=lambda written: told.append(written.id))
+
+    ticking = asyncio.create_task(ticker())
+    moved = await asyncio.gather(*(move_told(session) for session in sessions))
+    done.set()
+    await ticking
+    assert len(begins) <= 3, "the moves did not commit as a group larger than a slice"
+    assert sorted(told) == sorted(session.id for session in sessions) == sorted(m.id for m in moved)
+    steps = [after - before for before, after in zip(seen_by_ticker, seen_by_ticker[1:])]
+    assert max(steps) <= SETTLE_SLICE, f"{max(steps)} writes settled while no other task ran"
+    assert sum(1 for step in steps if step) >= 3, "the group was not settled in slices"
+    for session in sessions:
+        assert (await sqlite_store.session(session.id)).version == 1
