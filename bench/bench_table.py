@@ -52,6 +52,10 @@ Python process: the move would have to cost the loop no more than a third of a r
 Like the bot after its set-up (bot.collector), the bench sets start-up's objects aside first, and
 leaves full collections to quiet moments (none come while it runs).
 
+On a slower machine (2026-11-26) the longest step had grown to 25-37 ms (22-31 ms without collection):
+one step settling a whole group of some 1,000 commits. Settled 50 at a time (bot.db_connection
+SETTLE_SLICE), it is 13.5-13.7 ms (5-9 ms), in runs alternating with the code before.
+
 Run: python bench/bench_table.py [--channels 1000] [--rounds 3]
 """
 
