@@ -326,7 +326,7 @@ class SerializedConnection:
             every write is settled."""
             end = start + SETTLE_SLICE
             try:
-                for write, outcome in zip(group[start:end], outcomes[start:end]):
+                for write, outcome in zip(group[start:end], outcomes[start:end], strict=True):
                     write.settle(outcome)
             finally:
                 if end < len(group):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 
 import pytest
@@ -230,7 +231,7 @@ async def test_a_large_group_settles_a_slice_at_a_time_and_other_tasks_run_betwe
     await ticking
     assert len(begins) <= 3, "the moves did not commit as a group larger than a slice"
     assert sorted(told) == sorted(session.id for session in sessions) == sorted(m.id for m in moved)
-    steps = [after - before for before, after in zip(seen_by_ticker, seen_by_ticker[1:])]
+    steps = [after - before for before, after in itertools.pairwise(seen_by_ticker)]
     assert max(steps) <= SETTLE_SLICE, f"{max(steps)} writes settled while no other task ran"
     assert sum(1 for step in steps if step) >= 3, "the group was not settled in slices"
     for session in sessions:
