@@ -305,6 +305,12 @@ class Frontend:
         """
         return None
 
+    @property
+    def hides_anything(self) -> bool:
+        """Whether a player's own view may hold what the public one hides: the game's frontend says what
+        (`private_digest`). Where nothing is hidden, nobody's own view need be worked out after a move."""
+        return type(self).private_digest is not Frontend.private_digest
+
     def draw_private(self, view: dict, names: Names, viewer: str) -> bytes:
         """`viewer`'s own view as PNG bytes (defaults to the public board)."""
         return self.draw_board(view, names)

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
 from bot.move_replay import replayed
+from bot.player_views import PlayerViews
 from bot.ratings import rating_keys, updated_ratings
 from bot.store import OPEN_STATUSES, ChannelBusy, MoveRecord, RatingChange, Seat, SessionRecord, StaleVersion, Store
 from bot.text_view import TextView
@@ -77,8 +78,9 @@ class MoveOutcome:
     session: SessionRecord
     events: list[dict]
     public_view: dict
-    views_before: dict[str, dict] = field(default_factory=dict)
-    views_after: dict[str, dict] = field(default_factory=dict)
+    views_before: Mapping[str, dict] = field(default_factory=dict)
+    views_after: Mapping[str, dict] = field(default_factory=dict)
+    """Each seated player's view before and after the move, worked out on first use (bot.player_views)."""
     began: bool = False
     legal: dict[str, list[dict]] = field(default_factory=dict)
     """Each seated player's legal actions after the move: what the table's components offer."""
@@ -522,9 +524,9 @@ class Host:
         self._remember(session, state)
         self._last_seq[session.id] = 0  # a game just begun has logged no move: its first move reads nothing
         self.changed(session)
-        views = {p: game.view(state, p) for p in session.player_ids}
         return MoveOutcome(session=session, events=[{"type": "began"}], public_view=game.view(state, None),
-                           views_after=views, began=True, legal=self.legal_by_player(session))
+                           views_after=PlayerViews(game, state, session.player_ids), began=True,
+                           legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
         """A new game with the last game's players in the same seats, begun at once.
@@ -669,8 +671,8 @@ class Host:
         self.changed(updated)
         return MoveOutcome(
             session=updated, events=events, public_view=public_view,
-            views_before={p: game.view(state, p) for p in session.player_ids},
-            views_after={p: game.view(new_state, p) for p in session.player_ids},
+            views_before=PlayerViews(game, state, session.player_ids),
+            views_after=PlayerViews(game, new_state, session.player_ids),
             legal=self.legal_by_player(updated),
         )
 
@@ -795,8 +797,8 @@ class Host:
             self.changed(updated)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(restored, None),
-                views_before={p: game.view(state, p) for p in session.player_ids},
-                views_after={p: game.view(restored, p) for p in session.player_ids},
+                views_before=PlayerViews(game, state, session.player_ids),
+                views_after=PlayerViews(game, restored, session.player_ids),
                 legal=self.legal_by_player(updated))
 
     async def undoer(self, session: SessionRecord) -> str | None:

@@ -50,6 +50,8 @@ class Panels:
         """Refresh the panel of every player whose private view the move changed."""
         session = outcome.session
         frontend = frontend_for(session.slug)
+        if not frontend.hides_anything:
+            return
         changed = []
         for player, after in outcome.views_after.items():
             if is_ai_id(player):
