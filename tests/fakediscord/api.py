@@ -335,7 +335,7 @@ class FakeDiscord:
                 f"the bot to acknowledge {what}"
             )
             if result.late:
-                raise AssertionError(f"the bot answered {what} after Discord's {interactions.RESPONSE_DEADLINE}s "
+                raise AssertionError(f"the bot answered {what} after Discord's {self.world.response_deadline}s "
                                      "deadline, so the interaction failed")
             if result.callback_type == interactions.DEFERRED_MESSAGE:
                 what = f"the bot to finish its deferred reply to {what}"

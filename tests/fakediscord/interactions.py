@@ -27,8 +27,6 @@ ALLOWED_CALLBACKS = {
 CHAT_INPUT_COMMAND_MESSAGE = 20
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 CHOICES_MAX = 25
-RESPONSE_DEADLINE = 3.0
-"""Seconds Discord waits for the initial response (a reply, a deferral, a modal) before the interaction fails."""
 
 
 @dataclass(eq=False)
@@ -56,6 +54,8 @@ class InteractionResult:
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
     created_at: float = 0.0
+    acknowledged_at: float | None = None
+    """When the bot's acknowledgement arrived (the world's clock)."""
     edits_at_ack: int = 0
     late: bool = False
     """The bot tried to respond after the deadline and was refused, as Discord refuses it."""
@@ -190,7 +190,7 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
     """Apply the interaction callback (POST /interactions/{id}/{token}/callback); returns the ?with_response body."""
     if result.acknowledged:
         raise errors.DiscordHTTPError(400, errors.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
-    if world.clock() - result.created_at > RESPONSE_DEADLINE:
+    if world.clock() - result.created_at > world.response_deadline:
         result.late = True
         world.changed()
         raise errors.unknown("interaction", errors.UNKNOWN_INTERACTION)
@@ -199,6 +199,7 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
         kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and result.source_message is None
     ):
         raise errors.invalid_form(f"callback type {kind} is not valid for interaction type {result.type}")
+    result.acknowledged_at = world.clock()
     data = body.get("data") or {}
     if kind == MESSAGE:
         result.response = _reply(world, result, data, files)

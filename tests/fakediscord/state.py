@@ -192,6 +192,10 @@ class FakeMessage:
         raise LookupError(f"no attachment {filename!r}; have {[a.filename for a in self.attachments]}")
 
 
+RESPONSE_DEADLINE = 3.0
+"""Seconds Discord waits for the initial response (a reply, a deferral, a modal) before the interaction fails."""
+
+
 class World:
     """All recorded state, and the one place that wakes waiters when any of it changes."""
 
@@ -199,6 +203,9 @@ class World:
         self.base_url = ""
         self.clock: Callable[[], float] = time.monotonic
         """Seconds, for the interaction deadlines; tests may replace it with a virtual clock."""
+        self.response_deadline = RESPONSE_DEADLINE
+        """Seconds the bot has to acknowledge an interaction (Discord's 3); a bench's burst, whose fake shares the
+        machine with the bot, may wait longer and report how late the answers came instead."""
         self.snowflake = SnowflakeFactory()
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
