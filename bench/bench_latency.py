@@ -67,6 +67,8 @@ from tests.fakediscord.interactions import InteractionResult  # noqa: E402
 from tests.fakediscord.state import RESPONSE_DEADLINE, FakeChannel  # noqa: E402
 
 WARM_UP = 30
+STOP_WITHIN = 30.0
+"""Seconds a bot has to exit after SIGTERM before the bench kills it."""
 BURST_DEADLINE = 60.0
 """Seconds the burst's rolls may wait for their acknowledgements (see `burst`)."""
 """Samples of each kind thrown away first (caches, the first pictures, the first commits)."""
@@ -126,8 +128,14 @@ async def process(fake: FakeDiscord, folder: Path, *argv: str, **env: str) -> as
 
 
 async def stop(bot: asyncio.subprocess.Process) -> str:
+    """Stop a bot (SIGTERM; killed if it is still running STOP_WITHIN seconds later) and return its output."""
     bot.terminate()
-    out, err = await asyncio.wait_for(bot.communicate(), 30)
+    try:
+        out, err = await asyncio.wait_for(bot.communicate(), STOP_WITHIN)
+    except TimeoutError:
+        bot.kill()
+        await bot.wait()
+        raise SystemExit(f"a bot did not stop within {STOP_WITHIN:.0f} s of SIGTERM, and was killed") from None
     if bot.returncode != 0:
         raise SystemExit(f"a bot failed (exit {bot.returncode}): {err.decode(errors='replace')[-2000:]}")
     return out.decode()
@@ -268,8 +276,10 @@ async def run(samples: int, burst_channels: int, probed: bool) -> Run:
                     tell_probe(signal.SIGUSR2, parlor.pid)  # the burst's stalls (not the shut-down's)
                     await asyncio.sleep(0.5)
             finally:
-                out = await stop(parlor)
-                await stop(pinger)
+                try:
+                    out = await stop(parlor)
+                finally:
+                    await stop(pinger)  # even if Parlor failed to stop: a bench leaves no process behind
     measured.probes = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     return measured
 
