@@ -148,7 +148,6 @@ def instrument() -> None:
     timing(Store, "save_table", "  of which: save the table record")
     timing(bot.actions, "show_done", "show_done (table, panels, private note)")
     timing(Store, "open_session_in", "read: the channel's session")
-    timing(Store, "turn_dm_users", "read: who gets turn DMs")
     timing(type(get_game("john-henry")), "apply", "engine: apply the action")
     timing(bot.table, "board_message", "  of which: the message (embed, buttons)")
     timing(discord.abc.Messageable, "send", "discord.py: send the table (until answered)")

@@ -55,9 +55,6 @@ ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here
              "this channel's game, or the slash commands.")
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
-TURN_DMS_FRESH = 60.0
-"""Seconds a player's `/notify` choice is trusted from memory. This process's own changes apply at once;
-another process's (several shards, bot.shards) reach this one's games within this time."""
 LEGAL_CACHE_SIZE = 64
 """Sessions whose legal actions are kept: a move asks for them several times (the outcome, the table,
 the panels, the next press) and Crayon Rails takes milliseconds to list them; few games move at once."""
@@ -191,7 +188,8 @@ class Host:
         """Draws each game's secret 256-bit dice seed (games.dice) when it begins; tests pass their own."""
         self.default_periods = periods or Periods()
         self.timers_added: Callable[[float], None] = lambda due_at: None
-        """Called with the earliest new due time after a commit that added timers (the dispatcher wakes)."""
+        """Called with the earliest new due time after a commit that added timers (the dispatcher wakes); the
+        store tells, since only it knows which turn notices were written (bot.turn_clock)."""
         self.changed: Callable[[SessionRecord], None] = lambda session: None
         """Called with the session after every committed change of a running game (the AI looks: bot.ai_player)."""
         self.moved_elsewhere: Callable[[int], None] = lambda session_id: None
@@ -212,8 +210,6 @@ class Host:
         self._periods: dict[str | None, Periods] = {}
         self._open_in: OrderedDict[str, int] = OrderedDict()
         """The open session last found in each channel (checked against `_records` before use)."""
-        self._turn_dms: OrderedDict[str, tuple[float, bool]] = OrderedDict()
-        """Per user: (when read, whether he asked for turn DMs); see TURN_DMS_FRESH."""
         self.text_view = TextView(store)
         """Who gets text instead of pictures (bot.text_view)."""
         self._last_seq: dict[int, int] = {}
@@ -501,7 +497,7 @@ class Host:
         draft = session.model_copy(update={"players": players})
         state, rng, wait, seed = await self._new_game(draft, [seat.id for seat in players], actor)
         session = await self._write(session, players=players, **self._begin_changes(state, rng, wait, seed))
-        return self._began(session, state, wait)
+        return self._began(session, state)
 
     async def _new_game(self, session: SessionRecord, player_ids: list[str], actor: str
                         ) -> tuple[BaseModel, RecordingRandomness, WaitPlan, str]:
@@ -518,9 +514,8 @@ class Host:
                 "waiting_since": wait.waiting_since, "timers": wait.timers, "dice_seed": seed,
                 "turn_events": [{"type": "began"}]}
 
-    def _began(self, session: SessionRecord, state: BaseModel, wait: WaitPlan) -> MoveOutcome:
+    def _began(self, session: SessionRecord, state: BaseModel) -> MoveOutcome:
         game = get_game(session.slug)
-        self._scheduled(wait)
         self._remember(session, state)
         self._last_seq[session.id] = 0  # a game just begun has logged no move: its first move reads nothing
         self.changed(session)
@@ -559,10 +554,11 @@ class Host:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
                                                     now=self.clock(), players=list(last.players),
+                                                    timers_due=self.timers_added,
                                                     **self._begin_changes(state, rng, wait, seed))
         except ChannelBusy:
             raise UserError("Another game was opened in this channel at the same moment.") from None
-        return self._began(session, state, wait)
+        return self._began(session, state)
 
     async def abandon(self, channel_id: str, player: str, *, can_manage: bool) -> SessionRecord:
         session = await self.open_session(channel_id)
@@ -658,7 +654,7 @@ class Host:
             updated = await self.store.record_move(session, player=player, action=dict(action),
                                                    outcomes=rng.outcomes, now=now, timers=wait.timers,
                                                    ratings=ratings, syncing=upcoming.syncing.set,
-                                                   committed=taken_in, **changes)
+                                                   committed=taken_in, timers_due=self.timers_added, **changes)
         finally:
             upcoming.syncing.set()
             upcoming.landed.set()
@@ -667,7 +663,6 @@ class Host:
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
-        self._scheduled(wait)
         self.changed(updated)
         return MoveOutcome(
             session=updated, events=events, public_view=public_view,
@@ -785,7 +780,7 @@ class Host:
                     session, player=player, action=dict(UNDO_ACTION), outcomes={"rolls": [], "shuffles": []},
                     now=self.clock(), timers=wait.timers, state=restored.model_dump_json(),
                     turn_events=turn_events(session, game.to_act(state), to_act, events),
-                    waiting_since=wait.waiting_since)
+                    waiting_since=wait.waiting_since, timers_due=self.timers_added)
             except StaleVersion:
                 self._forget(session_id)
                 raise UserError("Someone else moved at the same moment. Look at the table and try again.") from None
@@ -793,7 +788,6 @@ class Host:
             self._remember(updated, restored)
             self._last_seq[session_id] = timeline.seq
             self._undoers[session_id] = (updated.version, timeline.undoer)
-            self._scheduled(wait)
             self.changed(updated)
             return MoveOutcome(
                 session=updated, events=events, public_view=game.view(restored, None),
@@ -853,37 +847,15 @@ class Host:
         return await self.periods_for(guild_id)
 
     async def set_turn_dms(self, user_id: str, on: bool) -> None:
+        """The store decides each turn notice in the move's own transaction (bot.turn_clock): nothing to remember."""
         await self.store.set_turn_dms(user_id, on)
-        self._turn_dms[user_id] = (self.clock(), on)
-
-    async def turn_dm_users(self, user_ids: list[str]) -> set[str]:
-        """Those of `user_ids` who asked for a DM when their turn comes: from memory while fresh
-        (TURN_DMS_FRESH), so a move that passes the turn reads nothing before its commit."""
-        now = self.clock()
-        stale = [user for user in user_ids
-                 if (known := self._turn_dms.get(user)) is None or not 0 <= now - known[0] < TURN_DMS_FRESH]
-        asked = await self.store.turn_dm_users(stale) if stale else set()
-        for user in stale:
-            self._turn_dms.pop(user, None)
-            self._turn_dms[user] = (now, user in asked)
-        wanted = {user for user in user_ids if user in asked or (user not in stale and self._turn_dms[user][1])}
-        while len(self._turn_dms) > STATE_CACHE_SIZE:
-            self._turn_dms.popitem(last=False)
-        return wanted
 
     async def _wait_plan(self, session: SessionRecord, to_act: list[str], actor: str | None) -> WaitPlan:
         to_act = [player for player in to_act if player not in session.ai_played]  # the AI never idles
         if not to_act:
             return no_wait()
-        # Only players newly waited on may get a turn notice, so only they are looked up.
-        newcomers = [p for p in to_act if p not in (session.waiting_since or {}) and p != actor]
         return plan_wait(session.waiting_since, to_act, actor=actor, now=self.clock(),
-                         periods=await self.periods_for(session.guild_id),
-                         turn_dms=await self.turn_dm_users(newcomers))
-
-    def _scheduled(self, wait: WaitPlan) -> None:
-        if wait.timers.add:
-            self.timers_added(min(timer.due_at for timer in wait.timers.add))
+                         periods=await self.periods_for(session.guild_id))
 
     def to_act(self, session: SessionRecord) -> list[str]:
         """Whom a running game waits on; nobody in a lobby or once it is over."""
@@ -983,7 +955,6 @@ class Host:
         wait = await self._wait_plan(draft, self.to_act(session), actor)
         updated = await self._write(session, players=players, waiting_since=wait.waiting_since, timers=wait.timers)
         self._remember(updated, self.state_of(session))
-        self._scheduled(wait)
         self.changed(updated)
         return updated
 
@@ -1001,7 +972,8 @@ class Host:
 
     async def _write(self, session: SessionRecord, **changes: Any) -> SessionRecord:
         try:
-            return self._remember_record(await self.store.update_session(session, now=self.clock(), **changes))
+            return self._remember_record(await self.store.update_session(session, now=self.clock(),
+                                                                         timers_due=self.timers_added, **changes))
         except StaleVersion:
             raise UserError("Someone else changed this game at the same moment; try again.") from None
         except ChannelBusy:

@@ -415,9 +415,10 @@ class Store:
     async def create_lobby(self, *, guild_id: str | None, channel_id: str, slug: str, creator: Seat,
                            invited: Sequence[str], options: dict[str, Any], now: float,
                            players: Sequence[Seat] | None = None, timers: TimerPlan | None = None,
-                           **changes: Any) -> SessionRecord:
+                           timers_due: Callable[[float], None] | None = None, **changes: Any) -> SessionRecord:
         """Open a lobby seating `creator` (or `players`); `changes` and `timers`, if any, are written in
-        the same transaction, so a rematch is seated and begun by one commit."""
+        the same transaction, so a rematch is seated and begun by one commit. `timers_due` hears when the
+        earliest timer written falls due, once committed."""
         seated = list(players) if players is not None else [creator]
         try:
             async with self._transaction():
@@ -427,35 +428,40 @@ class Store:
                     (guild_id, channel_id, slug, creator.id, _encode("players", seated),
                      json.dumps(list(invited)), json.dumps(options), now, now),
                 )
+                due = None
                 if changes or timers is not None:
                     created = await self.session(cursor.lastrowid)
                     assert created is not None
-                    await self._update(created, now, changes, timers)
+                    due = await self._update(created, now, changes, timers)
         except INTEGRITY_ERRORS as error:
             raise ChannelBusy(channel_id) from error
+        if due is not None and timers_due is not None:
+            timers_due(due)
         session = await self.session(cursor.lastrowid)
         assert session is not None
         return session
 
     async def update_session(self, session: SessionRecord, *, now: float, timers: TimerPlan | None = None,
-                             ratings: Sequence[RatingChange] = (),
+                             ratings: Sequence[RatingChange] = (), timers_due: Callable[[float], None] | None = None,
                              **changes: Any) -> SessionRecord:
         """Write `changes` (and `timers`, and the `ratings` a finished game moved) if the session is still at
-        `session.version`; bump the version."""
+        `session.version`; bump the version. `timers_due`: see `_write_session`."""
         encoded = _encoded(changes)
         statements = self._update_statements(session, now, encoded, timers)
         return await self._write_session(session, now, encoded, statements,
-                                         self._rating_statements(session, ratings, now))
+                                         self._rating_statements(session, ratings, now), timers=timers,
+                                         timers_due=timers_due)
 
     async def record_move(self, session: SessionRecord, *, player: str, action: dict[str, Any],
                           outcomes: dict[str, Any], now: float, timers: TimerPlan | None = None,
                           ratings: Sequence[RatingChange] = (), syncing: Callable[[], None] | None = None,
                           committed: Callable[[SessionRecord], None] | None = None,
-                          **changes: Any) -> SessionRecord:
+                          timers_due: Callable[[float], None] | None = None, **changes: Any) -> SessionRecord:
         """Append a move and store the session's new state (and its new timers, and the `ratings` the
         game moved if the move finished it) in one transaction. `syncing` is called once the transaction's
         statements are done and its commit has begun (on SQLite; on PostgreSQL at once); `committed`, with
-        the session as committed, the moment the commit is done, before this returns (see `_write_session`)."""
+        the session as committed, the moment the commit is done, before this returns; `timers_due`, when the
+        earliest timer written falls due (see `_write_session`)."""
         encoded = _encoded(changes)
         statements = self._update_statements(session, now, encoded, timers)
         statements.append((
@@ -463,13 +469,16 @@ class Store:
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
             (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
         return await self._write_session(session, now, encoded, statements,
-                                         self._rating_statements(session, ratings, now), syncing, committed)
+                                         self._rating_statements(session, ratings, now), syncing, committed,
+                                         timers=timers, timers_due=timers_due)
 
     async def _write_session(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                              statements: list[tuple[str, Sequence[Any]]],
                              checked: Sequence[tuple[str, Sequence[Any]]] = (),
                              syncing: Callable[[], None] | None = None,
-                             committed: Callable[[SessionRecord], None] | None = None) -> SessionRecord:
+                             committed: Callable[[SessionRecord], None] | None = None, *,
+                             timers: TimerPlan | None = None,
+                             timers_due: Callable[[float], None] | None = None) -> SessionRecord:
         """Run `statements` (the session's version-checked UPDATE ... RETURNING version first, which wrote
         the `encoded` columns), then `checked` (each must change exactly one row), as one transaction.
 
@@ -479,7 +488,9 @@ class Store:
 
         `committed` gets that session the moment the commit is done: on SQLite from the database connection's
         own settling of the write, before the awaiting task resumes, so what waits on it (the table,
-        bot.table) goes before the caller's work after the commit.
+        bot.table) goes before the caller's work after the commit. `timers_due` then hears when the earliest of
+        the timers written (`timers`, listed by `_update_statements`) falls due, if any was (the turn dispatcher
+        wakes for it: bot.timers).
         """
         statements = [*statements, *checked]
         written: list[SessionRecord] = []
@@ -491,6 +502,9 @@ class Store:
                     committed(written[0])
                 except Exception:  # the write stands all the same: its caller still hears of it
                     log.exception("session %s: what its commit told failed", session.id)
+            due = None if timers is None else _earliest_due(timers, results[2:2 + len(timers.add)])
+            if due is not None and timers_due is not None:
+                timers_due(due)
 
         def version_checked(results: list[Any]) -> None:
             if len(results[0]) != 1:
@@ -515,7 +529,7 @@ class Store:
     def _update_statements(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                            timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:
         """The session's `encoded` changes under the version check (returning the new version), then its
-        timers."""
+        timers (`_timer_statements`: the timers' INSERTs are the third statement on)."""
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
                "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING version")
@@ -549,28 +563,27 @@ class Store:
 
     @staticmethod
     def _timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequence[Any]]]:
-        """Drop fired timers and pending ones not kept, then add the new ones."""
+        """Drop fired timers and pending ones not kept, then add the new ones: a statement each, in the order of
+        `plan.add` (a notice is written only for a player who asked for turn DMs, decided here inside the write's
+        own transaction, so a move reads nothing before it: bot.turn_clock)."""
         keep = list(dict.fromkeys(plan.keep))
         sql = "DELETE FROM timers WHERE session_id = ?"
         if keep:
             sql += f" AND (fired = 1 OR player NOT IN ({', '.join('?' for _ in keep)}))"
         statements: list[tuple[str, Sequence[Any]]] = [(sql, (session_id, *keep))]
-        statements += [("INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
-                        (session_id, timer.kind, timer.player, timer.due_at)) for timer in plan.add]
+        for timer in plan.add:
+            if timer.kind == "notice":
+                statements.append((_INSERT_WANTED_NOTICE, (session_id, timer.due_at, timer.player)))
+            else:
+                statements.append((_INSERT_TIMER, (session_id, timer.kind, timer.player, timer.due_at)))
         return statements
 
     # -- timers ----------------------------------------------------------------
 
-    async def _replace_timers(self, session_id: int, plan: TimerPlan) -> None:
-        """Inside a transaction: drop fired timers and pending ones not kept, then add the new ones."""
-        keep = list(dict.fromkeys(plan.keep))
-        sql = "DELETE FROM timers WHERE session_id = ?"
-        if keep:
-            sql += f" AND (fired = 1 OR player NOT IN ({', '.join('?' for _ in keep)}))"
-        await self._db.execute(sql, (session_id, *keep))
-        for timer in plan.add:
-            await self._db.execute("INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)",
-                                   (session_id, timer.kind, timer.player, timer.due_at))
+    async def _replace_timers(self, session_id: int, plan: TimerPlan) -> float | None:
+        """Inside a transaction: `_timer_statements`; the earliest due time of the timers written."""
+        results = [await self._db.execute(sql, params) for sql, params in self._timer_statements(session_id, plan)]
+        return _earliest_due(plan, results[1:])
 
     async def pending_timers(self, session_id: int | None = None) -> list[Timer]:
         """Timers not yet fired, soonest first: of one session, or of all."""
@@ -872,8 +885,9 @@ class Store:
         return self._db.transaction()
 
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
-                      timers: TimerPlan | None) -> None:
-        """Inside a transaction: the session's changes under the version check, then its timers."""
+                      timers: TimerPlan | None) -> float | None:
+        """Inside a transaction: the session's changes under the version check, then its timers; the earliest
+        due time of the timers written."""
         encoded = _encoded(changes)
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
@@ -884,8 +898,7 @@ class Store:
             raise ChannelBusy(session.channel_id) from error
         if cursor.rowcount != 1:
             raise StaleVersion(session.id)
-        if timers is not None:
-            await self._replace_timers(session.id, timers)
+        return None if timers is None else await self._replace_timers(session.id, timers)
 
 
 def _rating(row: Any) -> Rating:
@@ -909,6 +922,21 @@ def _on_shards(shards: Shards | None) -> tuple[str, list[Any]]:
         return "", []
     condition, params = shards.condition("sessions.guild_id")
     return f" AND session_id IN (SELECT id FROM sessions WHERE {condition})", params
+
+
+_INSERT_TIMER = "INSERT INTO timers (session_id, kind, player, due_at) VALUES (?, ?, ?, ?)"
+_INSERT_WANTED_NOTICE = (
+    # The casts tell PostgreSQL the types of values selected rather than inserted directly.
+    "INSERT INTO timers (session_id, kind, player, due_at)"
+    " SELECT CAST(? AS INTEGER), 'notice', user_id, CAST(? AS DOUBLE PRECISION) FROM user_settings"
+    " WHERE user_id = ? AND turn_dms = 1")
+
+
+def _earliest_due(plan: TimerPlan, inserted: Sequence[Any]) -> float | None:
+    """The earliest due time of the timers of `plan` that its INSERTs (`_timer_statements`, whose results are
+    `inserted`) wrote; None if they wrote none."""
+    return min((timer.due_at for timer, rows in zip(plan.add, inserted, strict=True) if rows.rowcount > 0),
+               default=None)
 
 
 _JSON_COLUMNS = {"players", "invited", "options", "setup_outcomes", "result", "waiting_since", "turn_events"}

@@ -20,12 +20,16 @@ Rulings:
 - When the game waits on every player at once (a roll-off), nobody can claim: abandon it instead.
 - Nothing waits and nothing times out while the game waits on nobody, in a lobby, or once over.
 - Changing a server's periods applies from the next wait or reminder on; timers already due stay.
+- A player the game newly waits on (not the one who just acted) gets a turn notice, a direct message, if
+  he asked for them (`/notify`). Whether he did is decided by the store inside the move's own transaction
+  (bot.store), not read before it: a move reads nothing first, and a choice made in another process counts
+  from the next move on.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.store import NewTimer, TimerPlan
@@ -58,8 +62,10 @@ class WaitPlan:
 
 
 def plan_wait(previous: Mapping[str, float] | None, to_act: Sequence[str], *, actor: str | None, now: float,
-              periods: Periods, turn_dms: Collection[str] = ()) -> WaitPlan:
-    """The waits after a change made by `actor` (None for the bot) that leaves the game waiting on `to_act`."""
+              periods: Periods) -> WaitPlan:
+    """The waits after a change made by `actor` (None for the bot) that leaves the game waiting on `to_act`.
+
+    Its notices are written only for the players who asked for turn DMs (see the module docstring)."""
     previous = previous or {}
     since: dict[str, float] = {}
     keep: list[str] = []
@@ -71,7 +77,7 @@ def plan_wait(previous: Mapping[str, float] | None, to_act: Sequence[str], *, ac
             continue
         since[player] = now
         add.append(NewTimer(kind="reminder", player=player, due_at=now + periods.reminder_seconds))
-        if player not in previous and player != actor and player in turn_dms:
+        if player not in previous and player != actor:
             add.append(NewTimer(kind="notice", player=player, due_at=now))
     return WaitPlan(waiting_since=since or None, timers=TimerPlan(keep=keep, add=add))
 

@@ -288,24 +288,50 @@ async def test_each_process_sends_only_the_reminders_of_its_own_shards(host, clo
     assert len(first_shard.reminders) == 1
 
 
-async def test_a_notify_choice_made_in_another_process_applies_within_a_minute(host, store, clock):
-    """Each process keeps the players' /notify choices in memory (a move reads nothing before its commit);
-    its own changes apply at once, another process's within TURN_DMS_FRESH (bot.host)."""
+async def test_a_notify_choice_made_in_another_process_applies_from_the_next_move(host, store, clock):
+    """Whether a player gets a turn notice is decided inside the move's own transaction (bot.turn_clock), so a
+    choice made through another process counts at once, however recently this one saw the player."""
     session_id = await start_game(host, "follow-the-arrow", CHANNEL, [ALICE, BOB], options={"first": BOB.id})
     outbox = Outbox()
     dispatcher = outbox.dispatcher(host)
-    await first_move(host, session_id, BOB.id)  # Alice's turn: her choice (none yet) is read and kept
+    await first_move(host, session_id, BOB.id)
     await first_move(host, session_id, ALICE.id)
     other_process = Host(store, clock=clock)
     await other_process.set_turn_dms(ALICE.id, True)
 
-    clock.advance(30)
     await first_move(host, session_id, BOB.id)
     await dispatcher.dispatch_due()
-    assert outbox.notices == [], "half a minute later this process still goes by what it read"
+    assert [n.player for n in outbox.notices] == [ALICE.id]
 
+    await other_process.set_turn_dms(ALICE.id, False)
     await first_move(host, session_id, ALICE.id)
-    clock.advance(31)
     await first_move(host, session_id, BOB.id)
     await dispatcher.dispatch_due()
-    assert [n.player for n in outbox.notices] == [ALICE.id], "a minute after it read it, it reads again"
+    assert [n.player for n in outbox.notices] == [ALICE.id], "switched off elsewhere: no second notice"
+
+
+async def test_a_move_reads_nothing_before_its_commit_to_decide_a_notice(host, store, monkeypatch):
+    """The /notify choice is not looked up before the move (a read, then the write): the write decides."""
+    session_id, first, other = await arrow_game(host)
+    await host.set_turn_dms(other, True)
+
+    async def no_read(user_ids):
+        raise AssertionError("a move read the players' /notify choices before its commit")
+
+    monkeypatch.setattr(store, "turn_dm_users", no_read)
+    await first_move(host, session_id, first)
+    assert [(t.kind, t.player) for t in await store.pending_timers()] == [("notice", other), ("reminder", other)]
+
+
+async def test_the_dispatcher_wakes_for_a_notice_only_when_one_was_written(host, clock):
+    """A notice nobody asked for is not written, and nothing wakes for it: the earliest timer written is
+    then the next player's reminder."""
+    session_id, first, other = await arrow_game(host)
+    woken: list[float] = []
+    host.timers_added = woken.append
+    await first_move(host, session_id, first)
+    assert woken == [clock() + 12 * HOUR], "Bob asked for no notices: only his reminder"
+
+    await host.set_turn_dms(first, True)
+    await first_move(host, session_id, other)
+    assert woken[1:] == [clock()], "Alice's notice is due at once"

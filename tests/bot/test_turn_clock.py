@@ -34,8 +34,8 @@ def test_format_duration(seconds, round_up, text):
     assert format_duration(seconds, round_up=round_up) == text
 
 
-def test_a_new_wait_gets_a_reminder_and_an_opted_in_player_a_notice():
-    plan = plan_wait(None, ["b"], actor="a", now=100.0, periods=PERIODS, turn_dms={"b"})
+def test_a_new_wait_gets_a_reminder_and_a_notice_the_store_writes_if_wanted():
+    plan = plan_wait(None, ["b"], actor="a", now=100.0, periods=PERIODS)
     assert plan.waiting_since == {"b": 100.0}
     assert plan.timers.keep == []
     assert [(t.kind, t.player, t.due_at) for t in plan.timers.add] == [
@@ -43,8 +43,7 @@ def test_a_new_wait_gets_a_reminder_and_an_opted_in_player_a_notice():
 
 
 def test_a_continuing_wait_keeps_its_start_and_timers_but_the_actor_starts_over():
-    plan = plan_wait({"a": 10.0, "b": 20.0}, ["a", "b"], actor="a", now=100.0, periods=PERIODS,
-                     turn_dms={"a", "b"})
+    plan = plan_wait({"a": 10.0, "b": 20.0}, ["a", "b"], actor="a", now=100.0, periods=PERIODS)
     assert plan.waiting_since == {"a": 100.0, "b": 20.0}
     assert plan.timers.keep == ["b"]
     assert [(t.kind, t.player) for t in plan.timers.add] == [("reminder", "a")], "no notice: Alice just acted"
