@@ -217,6 +217,47 @@ class _PendingWrite:
             self.future.set_result(outcome)
 
 
+class _Settling:
+    """A committed group's writes told of their outcome, SETTLE_SLICE per turn of the loop; the lock goes once
+    every write is settled.
+
+    An object rather than a closure that schedules itself: such a closure refers to itself, and the cycle
+    kept the whole group (its sessions, results and callbacks) alive until a garbage collection, for every
+    commit. Once settled, it lets go of the group too, though the database thread's last call still holds it."""
+
+    def __init__(self, group: list[_PendingWrite], lock: asyncio.Lock, loop: asyncio.AbstractEventLoop) -> None:
+        self._group: list[Any] = group  # the sender's own list: each write let go of (None) once settled
+        self._lock = lock
+        self._loop = loop
+        self._outcomes: list[list[Rows] | BaseException | None] = []
+        self._finished = False
+
+    def finish(self, outcomes: list[list[Rows] | BaseException]) -> None:
+        """Settle the group with `outcomes` (once: the database thread and a failed trip may both tell)."""
+        if self._finished:
+            return
+        self._finished = True
+        self._outcomes = list(outcomes)
+        self._settle_from(0)
+
+    def _settle_from(self, start: int) -> None:
+        """Settle the writes from `start` on, a slice of them, letting go of each once settled (so the slices, not
+        the last one, free what the writes carried)."""
+        end = min(start + SETTLE_SLICE, len(self._group))
+        try:
+            for index in range(start, end):
+                write, outcome = self._group[index], self._outcomes[index]
+                self._group[index] = self._outcomes[index] = None
+                if write is not None:
+                    write.settle(outcome)
+        finally:
+            if end < len(self._group):
+                self._loop.call_soon(self._settle_from, end)
+            else:
+                self._group, self._outcomes = [], []
+                self._lock.release()
+
+
 class SerializedConnection:
     """An aiosqlite connection used by one task at a time (see the module docstring)."""
 
@@ -312,31 +353,11 @@ class SerializedConnection:
         was cancelled meanwhile: once sent, the group runs all the same, so its writes still hear how it
         went and nothing else starts on the connection before its COMMIT or ROLLBACK is over."""
         loop = asyncio.get_running_loop()
-        finished = False
-
-        def finish(outcomes: list[list[Rows] | BaseException]) -> None:
-            nonlocal finished
-            if finished:
-                return
-            finished = True
-            settle_from(0, outcomes)
-
-        def settle_from(start: int, outcomes: list[list[Rows] | BaseException]) -> None:
-            """Settle SETTLE_SLICE writes from `start`, the rest at the next turn of the loop; the lock goes once
-            every write is settled."""
-            end = start + SETTLE_SLICE
-            try:
-                for write, outcome in zip(group[start:end], outcomes[start:end], strict=True):
-                    write.settle(outcome)
-            finally:
-                if end < len(group):
-                    loop.call_soon(settle_from, end, outcomes)
-                else:
-                    self._lock.release()
+        settling = _Settling(group, self._lock, loop)
 
         def deliver(outcomes: list[list[Rows] | BaseException]) -> None:  # on the database thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-                loop.call_soon_threadsafe(finish, outcomes)
+                loop.call_soon_threadsafe(settling.finish, outcomes)
 
         told = [write.syncing for write in group if write.syncing is not None]
 
@@ -352,7 +373,7 @@ class SerializedConnection:
         except asyncio.CancelledError:
             raise  # the thread settles the group when it is done with it
         except Exception as error:  # the trip failed (the connection is closed: nothing was sent)
-            finish([error] * len(group))
+            settling.finish([error] * len(group))
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import sqlite3
+import weakref
 
 import pytest
 
@@ -236,3 +238,33 @@ async def test_a_large_group_settles_a_slice_at_a_time_and_other_tasks_run_betwe
     assert sum(1 for step in steps if step) >= 3, "the group was not settled in slices"
     for session in sessions:
         assert (await sqlite_store.session(session.id)).version == 1
+
+
+@pytest.mark.parametrize("at_once", [1, 3 * SETTLE_SLICE])
+async def test_a_committed_group_leaves_nothing_for_the_garbage_collector(sqlite_store, at_once):
+    """Once its writes are settled, a group holds nothing: what a write carried (its session, results,
+    callbacks) is freed by reference counting at once. A self-scheduling closure used to keep each group in a
+    cycle until a collection: 300,000 objects after 5,000 moves, and a 350 ms full collection to free them."""
+    sessions = await lobbies(sqlite_store, at_once)
+
+    class Carried:
+        """Something a write's callback holds, as the host's hold a move's state and table."""
+
+    carried = [Carried() for _ in sessions]
+    watched = [weakref.ref(item) for item in carried]
+
+    def holding(item: Carried):
+        return lambda written: item
+
+    gc.collect()
+    gc.disable()
+    try:
+        moved = await asyncio.gather(*(sqlite_store.record_move(session, player=ALICE.id, action={"type": "x"},
+                                                                outcomes={}, now=2.0, committed=holding(item))
+                                       for session, item in zip(sessions, carried, strict=True)))
+        del carried
+        assert [m.version for m in moved] == [1] * at_once
+        alive = sum(1 for ref in watched if ref() is not None)
+        assert alive == 0, f"{alive} of {at_once} writes' callbacks outlived their commit, waiting for a collection"
+    finally:
+        gc.enable()
