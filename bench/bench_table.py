@@ -56,6 +56,13 @@ On a slower machine (2026-11-26) the longest step had grown to 25-37 ms (22-31 m
 one step settling a whole group of some 1,000 commits. Settled 50 at a time (bot.db_connection
 SETTLE_SLICE), it is 13.5-13.7 ms (5-9 ms), in runs alternating with the code before.
 
+2026-11-27, same machine: a move no longer reads the next player's /notify choice before its commit, and a
+committed group no longer lingers as cyclic garbage (bot.db_connection._Settling). Callgrind, loop thread
+per move: 945,303-969,170 -> 906,914 instructions at once, 940,399 -> 897,245 one at a time. Four runs
+after both: raw 3,824-4,298 /s; at once 2,090-2,562 /s (x0.50-0.67 raw); one at a time 1,097-1,214 /s
+(x0.28-0.30); longest step 15.7-18.7 ms, longest collection 12.4-15.6 ms (5.8-8.9 before: objects freed as
+they settle let the young generation grow larger between collections, though fewer of them run).
+
 Run: python bench/bench_table.py [--channels 1000] [--rounds 3]
 """
 
