@@ -223,7 +223,8 @@ class _Settling:
 
     An object rather than a closure that schedules itself: such a closure refers to itself, and the cycle
     kept the whole group (its sessions, results and callbacks) alive until a garbage collection, for every
-    commit. Once settled, it lets go of the group too, though the database thread's last call still holds it."""
+    commit. Each write is let go of as it is settled, so what it carried is freed during the slices; the
+    database thread's last call may keep this object, empty by then, until its next one."""
 
     def __init__(self, group: list[_PendingWrite], lock: asyncio.Lock, loop: asyncio.AbstractEventLoop) -> None:
         self._group: list[Any] = group  # the sender's own list: each write let go of (None) once settled
