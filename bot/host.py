@@ -106,6 +106,12 @@ class Upcoming:
     committed: SessionRecord | None = None
     _legal: dict[str, list[dict]] | None = None
 
+    def sync_began(self) -> None:
+        """The commit's statements are done and the disk syncs: what overlaps it may start, and the legal actions
+        after the move are listed now (the table's message and the move's outcome need them), not after."""
+        self.syncing.set()
+        self.legal()
+
     def land(self, committed: SessionRecord) -> None:
         self.committed = committed
         self.landed.set()
@@ -653,7 +659,7 @@ class Host:
         try:
             updated = await self.store.record_move(session, player=player, action=dict(action),
                                                    outcomes=rng.outcomes, now=now, timers=wait.timers,
-                                                   ratings=ratings, syncing=upcoming.syncing.set,
+                                                   ratings=ratings, syncing=upcoming.sync_began,
                                                    committed=taken_in, timers_due=self.timers_added, **changes)
         finally:
             upcoming.syncing.set()

@@ -10,10 +10,14 @@ import weakref
 
 import pytest
 
-from bot.db_connection import SETTLE_SLICE
+from bot import store as store_module
+from bot.db_connection import SETTLE_SLICE, _Settling
+from bot.host import Host, Upcoming
 from bot.store import Seat, StaleVersion, Store
+from games import get_game
 
 ALICE = Seat(id="101", name="Alice")
+BOB = Seat(id="102", name="Bob")
 
 
 @pytest.fixture
@@ -268,3 +272,38 @@ async def test_a_committed_group_leaves_nothing_for_the_garbage_collector(sqlite
         assert alive == 0, f"{alive} of {at_once} writes' callbacks outlived their commit, waiting for a collection"
     finally:
         gc.enable()
+
+
+async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypatch: pytest.MonkeyPatch):
+    """A move's session as written and the legal actions after it are made while its commit syncs (the
+    database thread then waits for the disk, and the loop would idle), not once the commit is done."""
+    host = Host(sqlite_store)
+    await host.open_lobby(guild_id="1", channel_id="c-ready", slug="john-henry", creator=ALICE)
+    _, began = await host.join("c-ready", BOB)
+    assert began is not None
+    done: list[bool] = []
+    made: list[tuple[str, bool]] = []
+    finish, as_written, legal = _Settling.finish, store_module._as_written, Upcoming.legal
+
+    def delivered(self, outcomes):
+        done.append(True)
+        return finish(self, outcomes)
+
+    def building(*args):
+        made.append(("session", bool(done)))
+        return as_written(*args)
+
+    def listing(self: Upcoming):
+        if self._legal is None:
+            made.append(("legal", bool(done)))
+        return legal(self)
+
+    monkeypatch.setattr(_Settling, "finish", delivered)
+    monkeypatch.setattr(store_module, "_as_written", building)
+    monkeypatch.setattr(Upcoming, "legal", listing)
+    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    assert done == [True]
+    assert sorted(made) == [("legal", False), ("session", False)], "each made once, before the commit was done"
+    assert outcome.session == await sqlite_store.session(outcome.session.id)
+    assert outcome.legal == {player: get_game("john-henry").legal_actions(host.state_of(outcome.session), player)
+                             for player in outcome.session.player_ids}
