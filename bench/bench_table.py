@@ -63,6 +63,12 @@ after both: raw 3,824-4,298 /s; at once 2,090-2,562 /s (x0.50-0.67 raw); one at 
 (x0.28-0.30); longest step 15.7-18.7 ms, longest collection 12.4-15.6 ms (5.8-8.9 before: objects freed as
 they settle let the young generation grow larger between collections, though fewer of them run).
 
+2026-11-27, later: a move's session as written and its next legal actions are made while its commit syncs
+(the loop idled then), not after it. Five runs alternating with the code before: one at a time x0.27-0.34 ->
+x0.29-0.38 raw (medians 0.30 -> 0.32); at once 2,355-2,982 -> 2,260-3,342 /s; longest step 13.5-17.1 ->
+10.6-16.4 ms. The loop's work after a lone move's commit (README: where a lone move's
+time goes; bench_lone_move.py: 138-176 -> 89-95 us, the whole move 699-880 -> 697-802).
+
 Run: python bench/bench_table.py [--channels 1000] [--rounds 3]
 """
 
