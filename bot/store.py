@@ -513,7 +513,7 @@ class Store:
                     committed(written[0])
                 except Exception:  # the write stands all the same: its caller still hears of it
                     log.exception("session %s: what its commit told failed", session.id)
-            due = None if timers is None else _earliest_due(timers, results[2:2 + len(timers.add)])
+            due = None if timers is None else _earliest_due(timers, results[1:])  # after the UPDATE: _update_statements
             if due is not None and timers_due is not None:
                 timers_due(due)
 
@@ -539,7 +539,7 @@ class Store:
     def _update_statements(self, session: SessionRecord, now: float, encoded: dict[str, Any],
                            timers: TimerPlan | None) -> list[tuple[str, Sequence[Any]]]:
         """The session's `encoded` changes under the version check (returning the new version), then its
-        timers (`_timer_statements`: the timers' INSERTs are the third statement on)."""
+        timers' statements (`_timer_statements`)."""
         assignments = ", ".join(f"{key} = ?" for key in encoded)
         sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
                "version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING version")
@@ -573,9 +573,10 @@ class Store:
 
     @staticmethod
     def _timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequence[Any]]]:
-        """Drop fired timers and pending ones not kept, then add the new ones: a statement each, in the order of
-        `plan.add` (a notice is written only for a player who asked for turn DMs, decided here inside the write's
-        own transaction, so a move reads nothing before it: bot.turn_clock)."""
+        """Drop fired timers and pending ones not kept (one DELETE), then add the new ones: an INSERT each, in the
+        order of `plan.add` (a notice is written only for a player who asked for turn DMs, decided here inside the
+        write's own transaction, so a move reads nothing before it: bot.turn_clock). `_earliest_due` reads their
+        results in that order."""
         keep = list(dict.fromkeys(plan.keep))
         sql = "DELETE FROM timers WHERE session_id = ?"
         if keep:
@@ -593,7 +594,7 @@ class Store:
     async def _replace_timers(self, session_id: int, plan: TimerPlan) -> float | None:
         """Inside a transaction: `_timer_statements`; the earliest due time of the timers written."""
         results = [await self._db.execute(sql, params) for sql, params in self._timer_statements(session_id, plan)]
-        return _earliest_due(plan, results[1:])
+        return _earliest_due(plan, results)
 
     async def pending_timers(self, session_id: int | None = None) -> list[Timer]:
         """Timers not yet fired, soonest first: of one session, or of all."""
@@ -942,9 +943,11 @@ _INSERT_WANTED_NOTICE = (
     " WHERE user_id = ? AND turn_dms = 1")
 
 
-def _earliest_due(plan: TimerPlan, inserted: Sequence[Any]) -> float | None:
-    """The earliest due time of the timers of `plan` that its INSERTs (`_timer_statements`, whose results are
-    `inserted`) wrote; None if they wrote none."""
+def _earliest_due(plan: TimerPlan, results: Sequence[Any]) -> float | None:
+    """The earliest due time of the timers of `plan` that `_timer_statements` wrote, from its statements'
+    `results` (its DELETE's first, then an INSERT's per timer; any results after those are not read); None if
+    they wrote none."""
+    inserted = results[1:1 + len(plan.add)]
     return min((timer.due_at for timer, rows in zip(plan.add, inserted, strict=True) if rows.rowcount > 0),
                default=None)
 
