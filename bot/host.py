@@ -9,6 +9,7 @@ the caller tell Discord anything. Refusals raise `UserError` and write nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -110,7 +111,8 @@ class Upcoming:
         """The commit's statements are done and the disk syncs: what overlaps it may start, and the legal actions
         after the move are listed now (the table's message and the move's outcome need them), not after."""
         self.syncing.set()
-        self.legal()
+        with contextlib.suppress(Exception):  # listed again by whoever needs them, failing there if it must
+            self.legal()
 
     def land(self, committed: SessionRecord) -> None:
         self.committed = committed

@@ -502,7 +502,8 @@ class Store:
         def sync_began() -> None:
             if syncing is not None:
                 syncing()
-            foreseen.append(_as_written(session, encoded, now, session.version + 1))
+            with contextlib.suppress(Exception):  # made again once committed (`landed`), failing there if it must
+                foreseen.append(_as_written(session, encoded, now, session.version + 1))
 
         def landed(results: list[Any]) -> None:
             version = results[0].one()[0]

@@ -307,3 +307,32 @@ async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypat
     assert outcome.session == await sqlite_store.session(outcome.session.id)
     assert outcome.legal == {player: get_game("john-henry").legal_actions(host.state_of(outcome.session), player)
                              for player in outcome.session.player_ids}
+
+
+async def test_what_fails_while_a_commit_syncs_is_made_again_once_it_is_done(sqlite_store, monkeypatch, caplog):
+    """The work done during the sync is done ahead only: if it fails there, the move still commits, the session
+    and legal actions are made after the commit as before, and nothing is logged from the sync's callback (an
+    error's message could quote a hidden state)."""
+    host = Host(sqlite_store)
+    await host.open_lobby(guild_id="1", channel_id="c-again", slug="john-henry", creator=ALICE)
+    _, began = await host.join("c-again", BOB)
+    assert began is not None
+    as_written, legal = store_module._as_written, Upcoming.legal
+    failures = {"session": 1, "legal": 1}
+
+    def failing_once(kind, make):
+        def made(*args):
+            if failures[kind]:
+                failures[kind] -= 1
+                raise ValueError(f"{kind} not made")
+            return make(*args)
+        return made
+
+    monkeypatch.setattr(store_module, "_as_written", failing_once("session", as_written))
+    monkeypatch.setattr(Upcoming, "legal", failing_once("legal", legal))
+    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    assert failures == {"session": 0, "legal": 0}, "both failed once, during the sync"
+    assert outcome.session == await sqlite_store.session(outcome.session.id)
+    assert outcome.legal == {player: get_game("john-henry").legal_actions(host.state_of(outcome.session), player)
+                             for player in outcome.session.player_ids}
+    assert not [record for record in caplog.records if record.levelname == "ERROR"], caplog.text
