@@ -592,11 +592,6 @@ class Store:
 
     # -- timers ----------------------------------------------------------------
 
-    async def _replace_timers(self, session_id: int, plan: TimerPlan) -> float | None:
-        """Inside a transaction: `_timer_statements`; the earliest due time of the timers written."""
-        results = [await self._db.execute(sql, params) for sql, params in self._timer_statements(session_id, plan)]
-        return _earliest_due(plan, results)
-
     async def pending_timers(self, session_id: int | None = None) -> list[Timer]:
         """Timers not yet fired, soonest first: of one session, or of all."""
         if session_id is None:
@@ -898,19 +893,16 @@ class Store:
 
     async def _update(self, session: SessionRecord, now: float, changes: dict[str, Any],
                       timers: TimerPlan | None) -> float | None:
-        """Inside a transaction: the session's changes under the version check, then its timers; the earliest
-        due time of the timers written."""
-        encoded = _encoded(changes)
-        assignments = ", ".join(f"{key} = ?" for key in encoded)
-        sql = (f"UPDATE sessions SET {assignments}{', ' if assignments else ''}"
-               "version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
+        """Inside a transaction: `_update_statements`, a statement at a time; the earliest due time of the timers
+        written."""
+        statements = self._update_statements(session, now, _encoded(changes), timers)
         try:
-            cursor = await self._db.execute(sql, (*encoded.values(), now, session.id, session.version))
+            results = [await self._db.execute(sql, params) for sql, params in statements]
         except INTEGRITY_ERRORS as error:
             raise ChannelBusy(session.channel_id) from error
-        if cursor.rowcount != 1:
+        if len(results[0]) != 1:
             raise StaleVersion(session.id)
-        return None if timers is None else await self._replace_timers(session.id, timers)
+        return None if timers is None else _earliest_due(timers, results[1:])  # after the UPDATE
 
 
 def _rating(row: Any) -> Rating:
