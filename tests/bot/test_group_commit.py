@@ -274,13 +274,19 @@ async def test_a_committed_group_leaves_nothing_for_the_garbage_collector(sqlite
         gc.enable()
 
 
+async def begun_game(store: Store, channel: str) -> tuple[Host, int]:
+    """A host over `store` and a John Henry game it began in `channel`, Alice to roll."""
+    host = Host(store)
+    await host.open_lobby(guild_id="1", channel_id=channel, slug="john-henry", creator=ALICE)
+    _, began = await host.join(channel, BOB)
+    assert began is not None
+    return host, began.session.id
+
+
 async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypatch: pytest.MonkeyPatch):
     """A move's session as written and the legal actions after it are made while its commit syncs (the
     database thread then waits for the disk, and the loop would idle), not once the commit is done."""
-    host = Host(sqlite_store)
-    await host.open_lobby(guild_id="1", channel_id="c-ready", slug="john-henry", creator=ALICE)
-    _, began = await host.join("c-ready", BOB)
-    assert began is not None
+    host, session_id = await begun_game(sqlite_store, "c-ready")
     done: list[bool] = []
     made: list[tuple[str, bool]] = []
     finish, as_written, legal = _Settling.finish, store_module._as_written, Upcoming.legal
@@ -301,7 +307,7 @@ async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypat
     monkeypatch.setattr(_Settling, "finish", delivered)
     monkeypatch.setattr(store_module, "_as_written", building)
     monkeypatch.setattr(Upcoming, "legal", listing)
-    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     assert done == [True]
     assert sorted(made) == [("legal", False), ("session", False)], "each made once, before the commit was done"
     assert outcome.session == await sqlite_store.session(outcome.session.id)
@@ -313,10 +319,7 @@ async def test_what_fails_while_a_commit_syncs_is_made_again_once_it_is_done(sql
     """The work done during the sync is done ahead only: if it fails there, the move still commits, the session
     and legal actions are made after the commit as before, and nothing is logged from the sync's callback (an
     error's message could quote a hidden state)."""
-    host = Host(sqlite_store)
-    await host.open_lobby(guild_id="1", channel_id="c-again", slug="john-henry", creator=ALICE)
-    _, began = await host.join("c-again", BOB)
-    assert began is not None
+    host, session_id = await begun_game(sqlite_store, "c-again")
     as_written, legal = store_module._as_written, Upcoming.legal
     failures = {"session": 1, "legal": 1}
 
@@ -330,7 +333,7 @@ async def test_what_fails_while_a_commit_syncs_is_made_again_once_it_is_done(sql
 
     monkeypatch.setattr(store_module, "_as_written", failing_once("session", as_written))
     monkeypatch.setattr(Upcoming, "legal", failing_once("legal", legal))
-    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     assert failures == {"session": 0, "legal": 0}, "both failed once, during the sync"
     assert outcome.session == await sqlite_store.session(outcome.session.id)
     assert outcome.legal == {player: get_game("john-henry").legal_actions(host.state_of(outcome.session), player)
