@@ -8,7 +8,8 @@ itself, in one call, if there is one; else as before, a private "thinking…" re
 REST call goes in front of the table's (issue 24). A component on a private message is still
 acknowledged first, as an update of that message, which its next step or dismissal then edits; so is
 any interaction that arrives while others are on their way to their results (a burst of moves: the
-REST calls queue, and an answer sent last could miss Discord's deadline).
+REST calls queue, and an answer sent last could miss Discord's deadline); its work then waits its turn
+(bot.gate), so that the interactions arriving meanwhile are acknowledged first.
 Should the work outlast `ACK_WITHIN` seconds (a slow disk, Discord's rate limits), the private
 "thinking…" is sent then, well inside Discord's 3-second deadline, and the answer replaces it. If
 the acknowledgement fails, a move already made stays made and shown, and the failure is logged.
@@ -31,7 +32,7 @@ import discord
 
 from bot.channel_access import require_table_access, table_forbidden
 from bot.frontends import frontend_for
-from bot.gate import RESTARTING, Gate
+from bot.gate import RESTARTING, Gate, result_on_its_way
 from bot.host import Host, MoveOutcome, UserError
 from bot.panels import user_of
 from bot.replies import as_edit
@@ -222,6 +223,8 @@ async def play(interaction: discord.Interaction, work: GameWork, *, shows_table:
             acknowledgement.send()  # its step or dismissal edits that message: acknowledged while it is there
         elif gate is not None and gate.urgent_now > 1:
             acknowledgement.send()  # others are on their way too: its answer could queue past Discord's deadline
+        if gate is not None:
+            await gate.take_turn()  # in a burst, the work waits its turn, so that new arrivals' answers go first
         try:
             if shows_table:
                 await require_table_access(interaction, host_of(interaction).text_view)
@@ -260,6 +263,7 @@ async def show_done(interaction: discord.Interaction, done: Done,
         except Exception:
             log.exception("could not update the table of session %s", done.session_id)
             private = private or {"content": TABLE_BEHIND}
+    result_on_its_way()  # the table is on its way, or there is none and the answer below is the result
     if done.outcome is not None:
         try:
             await client.panels.update(done.outcome)  # type: ignore[attr-defined]

@@ -16,8 +16,10 @@ import discord.http
 from PIL import Image
 
 from bot import table as table_module
+from bot import table_request
 from bot.actions import TABLE_BEHIND
 from bot.client import ParlorBot
+from bot.gate import Gate
 from bot.store import Seat
 from tests.bot.test_foresight import settle
 from tests.conftest import start_bot
@@ -92,6 +94,41 @@ async def test_150_moves_at_once_are_all_acknowledged_in_time_and_shown(fake_dis
         await assert_table_shows_the_game(fake, parlor, channel)
         session = await parlor.host.last_session_in(str(channel.id))
         assert session.version == 2 and str(alice.id) not in session.waiting_since, "alice rolled"
+
+
+async def test_a_burst_of_moves_is_acknowledged_first_and_worked_a_few_at_a_time(fake_discord: FakeDiscord,
+                                                                                  parlor: ParlorBot, monkeypatch):
+    """Moves arriving while others are on their way are acknowledged at once and wait their turn (bot.gate): no
+    more than the gate's turns are being worked at any moment, and all are shown."""
+    fake = fake_discord
+    fake.deferred_timeout = 60.0
+    parlor.gate = Gate(working_at_once=2)
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channels = [fake.create_channel(f"turns-{n}") for n in range(12)]
+    for channel in channels:
+        await seated_game(parlor, channel, alice, bob)
+    act, send, working, most = parlor.host.act, table_request.sent, 0, 0
+
+    async def moving(*args, **kwargs):
+        nonlocal working, most
+        working += 1  # a move worked, until its table goes out
+        most = max(most, working)
+        return await act(*args, **kwargs)
+
+    def sending(*args, **kwargs):
+        nonlocal working
+        working -= 1
+        return send(*args, **kwargs)
+
+    monkeypatch.setattr(parlor.host, "act", moving)
+    monkeypatch.setattr(table_request, "sent", sending)
+    results = await asyncio.gather(*(fake.slash(alice, "roll", channel=channel) for channel in channels))
+    assert most <= 2, f"{most} moves were worked at once"
+    assert sum(1 for result in results if result.deferred) >= len(channels) - 1, "acknowledged before their turn"
+    assert all(result.acknowledged and not result.late for result in results)
+    assert not [r for r in results if r.ephemeral], "no move was refused or apologised for"
+    for channel in channels:
+        await assert_table_shows_the_game(fake, parlor, channel)
 
 
 async def test_moves_while_another_connection_holds_the_write_lock(fake_discord: FakeDiscord, tmp_path):
