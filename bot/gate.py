@@ -1,9 +1,9 @@
 """The gate interactions pass through, so that shutting down waits for those in flight.
 
 It also tells idle work (bot.foresight) when no interaction is urgent, that is when every one in
-flight has its result on its way to Discord (`result_on_its_way`, called as a table is sent) or has
-ended: the rest of an interaction (deleting the table it replaced, its private answer) does not hold
-that work back.
+flight has its result on its way to Discord (`result_on_its_way`, called as a table is sent, or, with no
+table, as the answer is) or has ended: the rest of an interaction (deleting the table it replaced, its
+private answer beside a table) does not hold that work back.
 
 And it gives urgent interactions their turns: at most WORKING_AT_ONCE do their work (engine, commit, the
 table's message) at once, each until its result is on its way. In a burst, every interaction is first

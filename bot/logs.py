@@ -23,7 +23,6 @@ from types import TracebackType
 from typing import TextIO
 
 import aiohttp
-import asyncpg
 import discord
 
 from bot.storage_errors import StorageError
@@ -46,10 +45,13 @@ class LibraryFloor(logging.Filter):
 
 
 TELLING_TYPES: tuple[type[BaseException], ...] = (
-    discord.DiscordException, aiohttp.ClientError, OSError, sqlite3.Error, asyncpg.PostgresError, StorageError,
-    AttributeError, TypeError, NameError, ImportError, NotImplementedError, RecursionError)
-"""Errors whose messages are kept in the log: they say what failed (a request, a file, the database, a name in
-the code), never what a game holds."""
+    discord.HTTPException, discord.ClientException, discord.GatewayNotFound, aiohttp.ClientConnectionError,
+    OSError, sqlite3.Error, StorageError, AttributeError, TypeError, NameError, ImportError, NotImplementedError,
+    RecursionError)
+"""Errors whose messages are kept in the log: they say what failed (a request, a connection, a file, the
+database, a name in the code), never what a game holds. Not every library error is one: discord.py's
+CommandInvokeError repeats the message of the error it wraps, aiohttp's response errors their URL (an
+interaction's token), PostgreSQL's data errors the value they refused."""
 WITHHELD = "(message withheld: it could quote a game's hidden state)"
 CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
 CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"

@@ -7,7 +7,9 @@ import io
 import logging
 import sqlite3
 
+import discord
 import pytest
+from discord import app_commands
 from pydantic import BaseModel
 
 from bot.logs import PAYLOAD_LOGGERS, WITHHELD, configure_logging, withheld_traceback
@@ -34,6 +36,21 @@ def logged():
 
 def refuse_the_state() -> None:
     Seat.model_validate_json(f'{{"seat": "{SECRET}"}}')
+
+
+def test_a_discord_error_repeating_another_s_message_is_withheld_too(logged):
+    """discord.py's CommandInvokeError puts the message of the error it wraps in its own."""
+    command = app_commands.Command(name="roll", description="Roll.", callback=rolled)
+    try:
+        raise app_commands.CommandInvokeError(command, KeyError(SECRET))
+    except app_commands.AppCommandError:
+        logging.getLogger("bot.client").exception("command failed")
+    assert f"CommandInvokeError: {WITHHELD}" in logged.getvalue()
+    assert SECRET not in logged.getvalue()
+
+
+async def rolled(interaction: discord.Interaction) -> None:
+    """A command's callback, for the error above."""
 
 
 def test_an_error_quoting_a_state_is_logged_by_its_frames_and_type_only(logged):
