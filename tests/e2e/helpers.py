@@ -63,3 +63,13 @@ def pings(fake: FakeDiscord, channels: list[FakeChannel]) -> list[tuple[int, lis
     found = [m for channel in channels for m in fake.world.channel_messages(channel.id)]
     found += [m for m in fake.world.messages.values() if m.deleted and m.channel_id in {c.id for c in channels}]
     return sorted((m.id, m.pinged) for m in found if m.pinged)
+
+
+async def begun_by_buttons(fake: FakeDiscord, channel: FakeChannel, slug: str, creator: FakeUser,
+                           joiners: list[FakeUser]) -> None:
+    """`creator` starts a game of `slug` in `channel`, `joiners` press its lobby's Join, and `creator` begins it."""
+    await fake.slash(creator, "game start", channel=channel, game=slug)
+    lobby = table(fake, channel)
+    for user in joiners:
+        await fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
+    await fake.slash(creator, "game begin", channel=channel)

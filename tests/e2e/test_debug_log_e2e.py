@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel, ConfigDict
 
 from bot.logs import PAYLOAD_LOGGERS, configure_logging
-from tests.e2e.helpers import latest_board, table
+from tests.e2e.helpers import begun_by_buttons, latest_board
 from tests.e2e.test_johari_bones_e2e import BONE
 
 
@@ -33,11 +33,7 @@ async def play_some_johari(fake) -> None:
     """Three players join and begin; one draws and plays a bone face out, one swaps, one looks at his hand."""
     alice, bob, carol = (fake.create_user(name) for name in ("alice", "bob", "carol"))
     channel = fake.channel("games")
-    await fake.slash(alice, "game start", channel=channel, game="johari-bones")
-    lobby = table(fake, channel)
-    for user in (bob, carol):
-        await fake.click(user, lobby, lobby.button(label="Join")["custom_id"])
-    await fake.slash(alice, "game begin", channel=channel)
+    await begun_by_buttons(fake, channel, "johari-bones", alice, [bob, carol])
     board = latest_board(fake, channel)
     drew = await fake.click(alice, board, board.button(label="Draw")["custom_id"])
     offer = drew.response  # the drawer's private panel

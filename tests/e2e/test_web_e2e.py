@@ -26,7 +26,7 @@ from bot.store import Store
 from bot.web.links import Pass
 from tests.conftest import start_bot
 from tests.e2e.browser import PHONE, Recorder, browser  # noqa: F401
-from tests.e2e.helpers import latest_board, table
+from tests.e2e.helpers import begun_by_buttons, latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeUser
@@ -159,11 +159,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
 async def test_a_johari_players_page_shows_his_bones_and_nobody_elses_does(fake_discord, parlor, browser):  # noqa: F811
     alice, bob, carol, dave = (fake_discord.create_user(name) for name in ("alice", "bob", "carol", "dave"))
     channel = fake_discord.channel("games")
-    await fake_discord.slash(alice, "game start", channel=channel, game="johari-bones")
-    lobby = table(fake_discord, channel)
-    for user in (bob, carol):
-        await fake_discord.click(user, lobby, lobby.button(label="Join")["custom_id"])
-    await fake_discord.slash(alice, "game begin", channel=channel)
+    await begun_by_buttons(fake_discord, channel, "johari-bones", alice, [bob, carol])
     host = parlor.host
     session = await host.last_session_in(str(channel.id))
     users = {str(user.id): user for user in (alice, bob, carol)}
