@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 import sqlite3
 
@@ -12,8 +11,9 @@ import pytest
 from discord import app_commands
 from pydantic import BaseModel
 
-from bot.logs import PAYLOAD_LOGGERS, WITHHELD, configure_logging, withheld_traceback
+from bot.logs import WITHHELD, withheld_traceback
 from bot.storage_errors import StorageFull
+from tests.debug_log import DebugLog
 
 SECRET = "hand 3-5 6-6"
 
@@ -24,14 +24,9 @@ class Seat(BaseModel):
 
 @pytest.fixture
 def logged():
-    """What Parlor's own handler writes, at DEBUG; the loggers' levels put back afterwards."""
-    levels = {name: logging.getLogger(name).level for name in ("", *PAYLOAD_LOGGERS)}
-    buffer = io.StringIO()
-    handler = configure_logging("DEBUG", buffer)
-    yield buffer
-    logging.getLogger().removeHandler(handler)
-    for name, level in levels.items():
-        logging.getLogger(name).setLevel(level)
+    """What Parlor's own handler writes, at DEBUG."""
+    with DebugLog() as buffer:
+        yield buffer
 
 
 def refuse_the_state() -> None:

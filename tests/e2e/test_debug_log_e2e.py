@@ -3,30 +3,11 @@ an error's message, which could quote the game's state, is withheld (bot.logs)."
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
-from collections.abc import Iterator
-
 from pydantic import BaseModel, ConfigDict
 
-from bot.logs import PAYLOAD_LOGGERS, configure_logging
+from tests.debug_log import DebugLog
 from tests.e2e.helpers import begun_by_buttons, latest_board
 from tests.e2e.test_johari_bones_e2e import BONE
-
-
-@contextlib.contextmanager
-def logged_at_debug() -> Iterator[io.StringIO]:
-    """What the bot's log handler writes at DEBUG meanwhile; the loggers' levels put back afterwards."""
-    levels = {name: logging.getLogger(name).level for name in ("", *PAYLOAD_LOGGERS)}
-    buffer = io.StringIO()
-    handler = configure_logging("DEBUG", buffer)
-    try:
-        yield buffer
-    finally:
-        logging.getLogger().removeHandler(handler)
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
 
 
 async def play_some_johari(fake) -> None:
@@ -43,7 +24,7 @@ async def play_some_johari(fake) -> None:
 
 
 async def test_a_johari_game_at_debug_logs_no_bone(fake_discord, parlor):
-    with logged_at_debug() as buffer:
+    with DebugLog() as buffer:
         await play_some_johari(fake_discord)
     logged = buffer.getvalue()
     session = await parlor.host.last_session_in(str(fake_discord.channel("games").id))
@@ -70,7 +51,7 @@ async def test_a_bug_failing_on_a_johari_state_logs_no_bone(fake_discord, parlor
             raise
 
     monkeypatch.setattr(parlor.panels, "update", failing)
-    with logged_at_debug() as buffer:
+    with DebugLog() as buffer:
         await play_some_johari(fake_discord)
     logged = buffer.getvalue()
     assert failures and any(BONE.search(failure) for failure in failures), "the error quoted hidden bones"

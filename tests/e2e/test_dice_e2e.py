@@ -10,14 +10,12 @@ move).
 from __future__ import annotations
 
 import base64
-import io
 import json
-import logging
 
 from bot.client import ParlorBot
-from bot.logs import PAYLOAD_LOGGERS, configure_logging
 from games.dice import commitment, seed_bytes, step_key
 from games.verify import parse_record, verify
+from tests.debug_log import DebugLog
 from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game, take_turn
 from tests.fakediscord import FakeDiscord
@@ -49,21 +47,6 @@ def assert_never_sent(secrets: list[bytes], bodies: list[bytes], logged: str, wh
         for body in bodies:
             assert secret not in body, f"{what}: a request body carries the seed or something derived from it"
         assert secret.decode("latin-1") not in logged, f"{what}: a log line carries the seed or its derivations"
-
-
-class DebugLog:
-    """Parlor's own logging at DEBUG, into a buffer, as LOG_LEVEL=DEBUG configures it."""
-
-    def __enter__(self) -> io.StringIO:
-        self.levels = {name: logging.getLogger(name).level for name in ("", *PAYLOAD_LOGGERS)}
-        self.buffer = io.StringIO()
-        self.handler = configure_logging("DEBUG", self.buffer)
-        return self.buffer
-
-    def __exit__(self, *exc: object) -> None:
-        logging.getLogger().removeHandler(self.handler)
-        for name, level in self.levels.items():
-            logging.getLogger(name).setLevel(level)
 
 
 async def reply(result: InteractionResult) -> FakeMessage:
