@@ -12,7 +12,12 @@ by wrapping the functions it passes through (a bench-only instrument, like bench
 - the hand-back: until the loop settles the group (`_Settling.finish`);
 - the host's work after the commit: until `Host.act` returns.
 
-Prints the median of each in µs. Figures (2026-11-27, this 2-core machine) are in the README's Performance section.
+Prints the median of each in µs; then, next to a raw commit timed in the same folder before and after the moves
+(bench_table's: one INSERT and one COMMIT through aiosqlite, with the store's settings), the move's transaction alone
+(from the write sent to its settling on the loop: hand-overs, statements, COMMIT) and what each allows moves one at a
+time against raw commits: the ratio the transaction alone would reach if the host's Python cost nothing, and the
+ratio the whole move reaches. Figures (2026-11-27, this 2-core machine) are in the README's Performance section:
+the transaction alone ×0.52-0.62 raw, the whole move ×0.28-0.34, in four runs.
 
 Run: python bench/bench_lone_move.py [--moves 1000] [--rounds 2]
 """
@@ -27,7 +32,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench.bench_table import one_move, open_games
+from bench.bench_table import one_move, open_games, raw_commits, raw_connection, store_settings
 from bot import db_connection
 from bot.collector import set_aside_start_up
 from bot.host import Host
@@ -35,6 +40,9 @@ from bot.store import Store
 
 STEPS = ("before the write is sent", "hand-over to the database thread", "BEGIN and the savepoint", "COMMIT",
          "hand-back to the loop", "the host's work after the commit", "the whole move")
+TRANSACTION = "the transaction alone (sent to settled)"
+RAW_COMMITS = 2000
+"""Raw commits timed before the moves, and as many after."""
 
 
 class Timeline:
@@ -107,13 +115,16 @@ class Timeline:
                                    ("COMMIT", "commit began", "group ended"),
                                    ("hand-back to the loop", "group ended", "settling"),
                                    ("the host's work after the commit", "settling", "acted"),
-                                   ("the whole move", "act", "acted")):
+                                   ("the whole move", "act", "acted"),
+                                   (TRANSACTION, "sent", "settling")):
             self.step(name, began, ended)
 
 
 async def main(moves: int, rounds: int) -> None:
     timeline = Timeline()
     with tempfile.TemporaryDirectory() as folder:
+        raw = await raw_connection(Path(folder), await store_settings(Path(folder)))
+        raw_rates = [await raw_commits(raw, RAW_COMMITS)]
         store = await Store.open(Path(folder) / "lone.sqlite3")
         host = Host(store)
         sessions = await open_games(host, moves)
@@ -125,11 +136,21 @@ async def main(moves: int, rounds: int) -> None:
                 if await one_move(host, session, draw=False):
                     timeline.move_done()
         await store.close()
-    statements = [name for name in timeline.steps if name not in STEPS]
+        raw_rates.append(await raw_commits(raw, RAW_COMMITS))
+        await raw.close()
+    statements = [name for name in timeline.steps if name not in (*STEPS, TRANSACTION)]
     print(f"{len(timeline.steps['the whole move'])} lone moves (John Henry, no drawing); median µs of each step:")
     for name in (*STEPS[:3], *statements, *STEPS[3:]):
         durations = timeline.steps[name]
         print(f"  {name:<44} {statistics.median(durations) * 1e6:7.1f}  ({len(durations)} times)")
+    raw_us = 1e6 / statistics.mean(raw_rates)
+    transaction_us, move_us = (statistics.median(timeline.steps[name]) * 1e6
+                               for name in (TRANSACTION, "the whole move"))
+    print(f"a raw commit (INSERT and COMMIT through aiosqlite; {', '.join(f'{rate:.0f}' for rate in raw_rates)} /s "
+          f"before and after): {raw_us:.1f} µs")
+    print(f"  {TRANSACTION:<44} {transaction_us:7.1f}  x{raw_us / transaction_us:.2f} raw: moves one at a time if the "
+          "host's Python cost nothing")
+    print(f"  {'the whole move':<44} {move_us:7.1f}  x{raw_us / move_us:.2f} raw")
 
 
 if __name__ == "__main__":
