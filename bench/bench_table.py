@@ -69,6 +69,11 @@ x0.29-0.38 raw (medians 0.30 -> 0.32); at once 2,355-2,982 -> 2,260-3,342 /s; lo
 10.6-16.4 ms. The loop's work after a lone move's commit (README: where a lone move's
 time goes; bench_lone_move.py: 138-176 -> 89-95 us, the whole move 699-880 -> 697-802).
 
+2026-11-27, later: the store's JSON columns through orjson and the dice's HMACs through `hmac.digest`.
+Callgrind, loop thread per move: 944,463 -> 811,089 instructions at once, 886,552 -> 770,182 one at a
+time. Three runs alternating with the code before (raw 4,418-5,166 /s): at once x0.45-0.67 -> x0.58-0.74
+raw (medians 0.50 -> 0.59); one at a time x0.33-0.35 -> x0.32-0.37.
+
 Run: python bench/bench_table.py [--channels 1000] [--rounds 3]
 """
 

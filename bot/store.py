@@ -22,6 +22,7 @@ from typing import Any
 
 import aiosqlite
 import asyncpg
+import orjson
 from pydantic import BaseModel, Field
 
 from bot import db_files
@@ -246,12 +247,21 @@ async def _reader(path: Path, busy_timeout_ms: int) -> aiosqlite.Connection:
     return reader
 
 
+def _json_text(value: Any) -> str:
+    """A value as the text of a JSON column. orjson, not the json module: a move writes four of them and reads
+    two back, and with orjson a move runs some ten per cent fewer instructions on the loop (issue 24). Its
+    text is compact and UTF-8, where the json module's has spaces and escapes; either reads back the same.
+    Keys that are not strings become strings, as the json module makes them; an integer beyond 64 bits, which
+    no column holds, is refused rather than stored."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def _decoded(column: str, stored: Any) -> Any:
     """A `sessions` column as stored (JSON kept as TEXT) -> the value `SessionRecord` validates."""
     if column == "turn_events":
-        return json.loads(stored or "[]")
+        return orjson.loads(stored or "[]")
     if column in _JSON_COLUMNS:
-        return None if stored is None else json.loads(stored)
+        return None if stored is None else orjson.loads(stored)
     return stored
 
 
@@ -397,7 +407,7 @@ class Store:
             rows = await cursor.fetchall()
         return [
             MoveRecord(session_id=row["session_id"], seq=row["seq"], player=row["player"],
-                       action=json.loads(row["action"]), outcomes=json.loads(row["outcomes"]),
+                       action=orjson.loads(row["action"]), outcomes=orjson.loads(row["outcomes"]),
                        created_at=row["created_at"])
             for row in rows
         ]
@@ -426,7 +436,7 @@ class Store:
                     "INSERT INTO sessions (guild_id, channel_id, slug, status, creator, players, invited, options,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
                     (guild_id, channel_id, slug, creator.id, _encode("players", seated),
-                     json.dumps(list(invited)), json.dumps(options), now, now),
+                     _json_text(list(invited)), _json_text(options), now, now),
                 )
                 due = None
                 if changes or timers is not None:
@@ -467,7 +477,7 @@ class Store:
         statements.append((
             "INSERT INTO moves (session_id, seq, player, action, outcomes, created_at)"
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE session_id = ?",
-            (session.id, player, json.dumps(action), json.dumps(outcomes), now, session.id)))
+            (session.id, player, _json_text(action), _json_text(outcomes), now, session.id)))
         return await self._write_session(session, now, encoded, statements,
                                          self._rating_statements(session, ratings, now), syncing, committed,
                                          timers=timers, timers_due=timers_due)
@@ -785,7 +795,7 @@ class Store:
             row = await cursor.fetchone()
         if row is None:
             return None
-        return TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])})
+        return TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])})
 
     async def save_table(self, record: TableRecord) -> None:
         """Record what a table shows. On SQLite it joins the writes committing meanwhile (one group, one
@@ -796,7 +806,7 @@ class Store:
             " message_id = excluded.message_id, shown_version = excluded.shown_version,"
             " shown_status = excluded.shown_status, announced = excluded.announced",
             (record.session_id, record.channel_id, record.message_id, record.shown_version,
-             record.shown_status, json.dumps(record.announced)))
+             record.shown_status, _json_text(record.announced)))
         if hasattr(self._db, "write_batch"):
             await self._db.write_batch([statement])
             return
@@ -823,7 +833,7 @@ class Store:
             " ORDER BY session_id DESC LIMIT 3", (channel_id, session_id)
         ) as cursor:
             rows = await cursor.fetchall()
-        return [TableRecord.model_validate({**dict(row), "announced": json.loads(row["announced"])}) for row in rows]
+        return [TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])}) for row in rows]
 
     async def panel(self, session_id: int, player: str) -> PanelRecord | None:
         async with self._db.execute("SELECT * FROM panels WHERE session_id = ? AND player = ?",
@@ -957,8 +967,8 @@ def _encoded(changes: dict[str, Any]) -> dict[str, Any]:
 def _encode(key: str, value: Any) -> Any:
     if key not in _COLUMNS:
         raise ValueError(f"unknown session column {key!r}")
-    if key == "players":
+    if key == "players":  # the json module's text, which `sessions_with_player` searches
         return json.dumps([seat.model_dump() if isinstance(seat, Seat) else seat for seat in value])
     if key in _JSON_COLUMNS:
-        return None if value is None else json.dumps(value)
+        return None if value is None else _json_text(value)
     return value

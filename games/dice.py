@@ -68,7 +68,7 @@ def commitment(seed: str) -> str:
 
 def step_key(seed: str, seq: int) -> bytes:
     """The key of one step's randomness: HMAC-SHA256(seed, "step:<seq>")."""
-    return hmac.new(seed_bytes(seed), f"step:{seq}".encode(), hashlib.sha256).digest()
+    return hmac.digest(seed_bytes(seed), f"step:{seq}".encode(), "sha256")
 
 
 class DiceRandomness:
@@ -81,7 +81,7 @@ class DiceRandomness:
 
     def _take(self) -> int:
         while len(self._buffer) < _WORD:
-            block = hmac.new(self._key, self._counter.to_bytes(_WORD, "big"), hashlib.sha256).digest()
+            block = hmac.digest(self._key, self._counter.to_bytes(_WORD, "big"), "sha256")  # one-shot, in C
             self._buffer += block
             self._counter += 1
         word, self._buffer = self._buffer[:_WORD], self._buffer[_WORD:]

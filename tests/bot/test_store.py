@@ -4,6 +4,7 @@ versions, the move log."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 
 import pytest
@@ -75,6 +76,27 @@ async def test_record_move_appends_in_sequence(database_url):
     assert [m.seq for m in moves] == [1, 2, 3]
     assert [m.outcomes["rolls"] for m in moves] == [[1], [2], [3]]
     assert session.version == 3 and session.state == "2"
+    await store.close()
+
+
+async def test_json_columns_read_back_as_the_json_module_would_give_them(database_url):
+    """The JSON columns are written by orjson (bot.store._json_text): names in any script, keys that are not
+    strings, nesting and None come back exactly as a json.dumps/json.loads round trip gives them, both from
+    the write itself and from a fresh read."""
+    store = await Store.connect(database_url)
+    session = await store.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE,
+                                       invited=["202"], options={"seats": 3, "note": "Zoë 周"}, now=1.0)
+    action = {"type": "say", "text": 'Élodie said "hi" \\ 🎲', "counts": {3: [1, 2.5, None]}}
+    events = [{"type": "said", "by": "Ånne", "to": {7: True}}]
+    written = await store.record_move(session, player="101", action=action, outcomes={"rolls": [6], 1: "x"},
+                                      now=2.0, state="{}", turn_events=events, waiting_since={"101": 2.0})
+    through_json = json.loads(json.dumps(events))
+    assert written.turn_events == through_json and written.waiting_since == {"101": 2.0}
+    [move] = await store.moves(session.id)
+    assert move.action == json.loads(json.dumps(action)) and move.outcomes == {"rolls": [6], "1": "x"}
+    again = await store.session(session.id)
+    assert again.turn_events == through_json and again.options == {"seats": 3, "note": "Zoë 周"}
+    assert again.invited == ["202"] and again == written
     await store.close()
 
 
