@@ -269,6 +269,10 @@ def _session_from_row(row: sqlite3.Row) -> SessionRecord:
     return SessionRecord.model_validate({column: _decoded(column, stored) for column, stored in dict(row).items()})
 
 
+def _table_from_row(row: sqlite3.Row) -> TableRecord:
+    return TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])})
+
+
 def _as_written(session: SessionRecord, written: dict[str, Any], now: float, version: int) -> SessionRecord:
     """The session as reading it back would give it, after a write of the `written` columns (as stored) at
     `now` that made `version`: `session` (as committed at its own version), with those columns decoded
@@ -795,7 +799,7 @@ class Store:
             row = await cursor.fetchone()
         if row is None:
             return None
-        return TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])})
+        return _table_from_row(row)
 
     async def save_table(self, record: TableRecord) -> None:
         """Record what a table shows. On SQLite it joins the writes committing meanwhile (one group, one
@@ -833,7 +837,7 @@ class Store:
             " ORDER BY session_id DESC LIMIT 3", (channel_id, session_id)
         ) as cursor:
             rows = await cursor.fetchall()
-        return [TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])}) for row in rows]
+        return [_table_from_row(row) for row in rows]
 
     async def panel(self, session_id: int, player: str) -> PanelRecord | None:
         async with self._db.execute("SELECT * FROM panels WHERE session_id = ? AND player = ?",
