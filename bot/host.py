@@ -46,7 +46,7 @@ from games.core import (
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
 from games.record import replay_timeline, timeout_result, with_names
-from games.undo import UNDO_ACTION, Timeline, why_it_stands
+from games.undo import UNDO_ACTION, UNDO_TYPE, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -403,16 +403,20 @@ class Host:
     async def _still_offered(self, session: SessionRecord, game: Game, player: str, version: int) -> bool:
         """Whether a component drawn at an earlier `version` still acts for `player`.
 
-        It does when the game waited on him at that version and he has not moved since: both players
-        of a roll-off may press the same Roll, whoever presses first. Whether his action is still
-        legal is then checked against the game as it is now, like any press. While a game runs, every
-        write is a move, so the moves made after `version` are the last `session.version - version`.
+        It does when the game waited on him at that version, he has not moved since, and nobody took a
+        move back since: both players of a roll-off may press the same Roll, whoever presses first. After
+        an undo the game it was drawn for may never come back (the opponent took his offer back and made
+        another, moved another pawn), so an answer to it would act on a game its presser never saw.
+        Whether his action is still legal is then checked against the game as it is now, like any press.
+        While a game runs, every write is a move or an undo, so the entries made after `version` are the
+        last `session.version - version`.
         """
         if not 0 <= version < session.version or session.setup_outcomes is None:
             return False
         moves = await self.store.moves(session.id)
         made_then = len(moves) - (session.version - version)
-        if made_then < 0 or any(move.player == player for move in moves[made_then:]):
+        if made_then < 0 or any(move.player == player or move.action.get("type") == UNDO_TYPE
+                                for move in moves[made_then:]):
             return False
         then, _ = await self._replayed(session, moves[:made_then])
         return player in game.to_act(then)

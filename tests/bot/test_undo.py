@@ -168,3 +168,23 @@ async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host
     assert len(threads) == 1, "the earlier version's check replayed the log"
     await host.replay(session_id)
     assert len(threads) == 2 and threading.current_thread() not in threads
+
+
+async def test_a_component_drawn_before_an_undo_no_longer_acts(host):
+    """Bob's menu was drawn for the game after Alice's move; she took that move back and made another, so it
+    answers a game Bob never saw: refused as stale, though it was his turn then and is again now."""
+    session_id = await begin(host, "follow-the-arrow")
+    alice, _ = await first_move(host, session_id)
+    drawn = await host.current(session_id)
+    bob = host.to_act(drawn)[0]
+    assert bob != alice
+    await host.undo(session_id, alice)
+    again = await host.current(session_id)
+    await host.act(session_id, alice, host.legal_actions(again, alice)[-1])
+    now = await host.current(session_id)
+    assert host.to_act(now) == [bob]
+
+    with pytest.raises(UserError) as refused:
+        await host.act(session_id, bob, host.legal_actions(now, bob)[0], expected_version=drawn.version)
+    assert refused.value.message == STALE_BUTTON
+    assert (await host.current(session_id)).version == now.version
