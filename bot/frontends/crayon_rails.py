@@ -208,7 +208,7 @@ class CrayonRailsFrontend(Frontend):
         for player in view["players"]:
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             lines.append(
-                f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} at {where}, "
+                f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
                 f"majors joined {player['majors_joined']}"
             )

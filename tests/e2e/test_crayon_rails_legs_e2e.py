@@ -35,6 +35,7 @@ async def test_a_city_nine_mileposts_away_is_one_menu_choice(fake_discord: FakeD
     alice, channel = table.alice, table.channel
 
     board_message = latest_board(fake_discord, channel)
+    assert "train at Northgate (I2)" in board_message.embed["description"], "one \"at\", where the train stands"
     move = menu(board_message, "move")
     option = next(o for o in move["options"] if o["label"].startswith("Lakeview"))
     assert option["label"] == "Lakeview (O8): 9 mileposts"
