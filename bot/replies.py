@@ -116,12 +116,19 @@ def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, s
     return [*lines, *(line for line in narrate(frontend, told, names) if line)]
 
 
+def state_words(session: SessionRecord, public_view: dict, names: dict[str, str]) -> str:
+    """The game as it stands, in its frontend's words; an ended game waits on nobody, though the state an
+    abandoned or claimed game stopped in still names whom it waited on."""
+    view = public_view if session.status == "active" else {**public_view, "to_act": []}
+    return frontend_for(session.slug).describe_state(view, names)
+
+
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                 headline: str | None = None, *, picture: bool = True) -> discord.Embed:
     """The board's embed: headline, narration, the state in words, and the picture as its image
     (none for a text-only table: bot.text_view)."""
     names = text_names(session)
-    state_text = frontend_for(session.slug).describe_state(public_view, names)
+    state_text = state_words(session, public_view, names)
     description = "\n".join(filter(None, [headline, *narration(session, events, names), state_text]))
     if len(description) > 4000:
         description = "…" + description[-3999:]

@@ -108,7 +108,7 @@ def headline(session: SessionRecord) -> str | None:
         idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
         return f"The game was claimed: {idle} let the turn clock run out."
     if session.status == "abandoned":
-        return "The game was abandoned. **New game** (or `/game start`) opens a new one."
+        return "**New game** (or `/game start`) opens a new one."  # "This game was abandoned." is said above
     return None
 
 

@@ -287,7 +287,8 @@ class FollowTheArrowFrontend(Frontend):
             home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
             where = ", ".join(f"pawn {n} on {circle}" for n, circle in sorted(pawns.items()) if circle) or "not placed"
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {where} ({home}/5 across)")
-        lines.append(_turn_line(view, name))
+        if view["phase"] == "over" or view["to_act"]:  # an abandoned or claimed game waits on nobody
+            lines.append(_turn_line(view, name))
         match = view.get("match") or {}
         if match.get("game", 1) > 1 or any((match.get("totals") or {}).values()):
             totals = ", ".join(f"{name(who)} {points}" for who, points in match["totals"].items())

@@ -68,6 +68,8 @@ class JohnHenryFrontend(Frontend):
             lines.append(f"John Henry: working for {name(holder)}")
         if view["phase"] == "over":
             lines.append(f"Winner: {name(view['winner'])}")
+        elif not view["to_act"]:
+            pass  # an abandoned or claimed game waits on nobody
         elif view["phase"] == "roll-off":
             lines.append("Roll-off for first player, waiting for " + " and ".join(map(name, view["to_act"])))
         elif view["awaiting_bonus"]:

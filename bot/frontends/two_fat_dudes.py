@@ -125,8 +125,8 @@ class TwoFatDudesFrontend(Frontend):
         if view["phase"] == "over":
             winners = view.get("winners") or []
             lines.append("Winners: " + ", ".join(map(name, winners)))
-        else:
-            lines.append(f"Waiting for {', '.join(map(name, view.get('to_act') or []))} ({view['phase']})")
+        elif view.get("to_act"):  # an abandoned or claimed game waits on nobody
+            lines.append(f"Waiting for {', '.join(map(name, view['to_act']))} ({view['phase']})")
         return "\n".join(lines)
 
     def buttons(self, view: dict) -> list[ActionButton]:

@@ -22,7 +22,7 @@ from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.presses import declared
-from bot.replies import image_names, lobby_message, narration, text_names, turn_line
+from bot.replies import image_names, lobby_message, narration, state_words, text_names, turn_line
 from bot.store import SessionRecord
 from bot.table import headline
 from bot.web.move_log import MoveLogs
@@ -77,12 +77,11 @@ class Pages:
                         log=[])
             return page
         view = self.host.public_view(session)
-        frontend = frontend_for(session.slug)
         page.update(
             turn=_plain(turn_line(session, view), names),
             headline=_plain(headline(session) or "", names),
             narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
-            text=_plain(frontend.describe_state(view, text_names(session)), names),
+            text=_plain(state_words(session, view, text_names(session)), names),
             log=await self.logs.lines(session),
         )
         return page

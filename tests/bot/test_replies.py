@@ -13,10 +13,12 @@ from discord.ext import commands
 from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import as_edit, board_message, lobby_message, log_text, rules_embed
+from bot.replies import as_edit, board_message, lobby_message, log_text, rules_embed, state_words, text_names
+from bot.table import headline
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
+from tests.bot.waiting import start_game
 
 CHANNEL = "900"
 PNG = b"\x89PNG\r\n\x1a\n-a-picture"
@@ -49,6 +51,22 @@ async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch
     assert message["allowed_mentions"].users == []
     assert [item.item.label for item in message["view"].children] == ["Rematch", "New game"]
     assert all(isinstance(item, TableButton) for item in message["view"].children)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+async def test_an_abandoned_table_says_so_once_and_waits_on_nobody(host: Host, slug: str):
+    """The state an abandoned game stopped in still names whom it waited on: the table leaves that line out."""
+    session_id = await start_game(host, slug, CHANNEL, [ALICE, BOB])
+    running = await host.current(session_id)
+    waiting = state_words(running, host.public_view(running), text_names(running)).splitlines()
+    abandoned = await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    view = host.public_view(abandoned)
+    ended = state_words(abandoned, view, text_names(abandoned)).splitlines()
+    assert set(ended) < set(waiting), f"{slug}: {ended} still says whose turn it is"
+    message = board_message(abandoned, view, [], headline(abandoned), png=PNG)
+    said = f"{message['content']}\n{message['embed'].description}"
+    assert said.count("abandoned") == 1, said
+    assert "**New game**" in message["embed"].description
 
 
 async def test_the_player_who_may_call_jump_is_named_but_not_pinged(host: Host):
