@@ -166,7 +166,9 @@ async def _note_shown(interaction: discord.Interaction, done: Done, private: dic
     (bot.private_notes)."""
     about = done.session_id if done.session_id is not None else done.note_of
     notes = getattr(interaction.client, "private_notes", None)
-    if about is not None and notes is not None and private.get("view") is not None:
+    view = private.get("view")
+    if about is not None and notes is not None and view is not None and view.children:
+        # Without items (/game status) it takes nobody's place: the note before may hold his pending choice.
         await notes.shown(about, interaction)
 
 
