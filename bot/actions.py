@@ -71,6 +71,8 @@ class Done:
     dismiss: bool = False
     note_of: int | None = None
     """The game a private reply is about when `session_id` is not set (bot.private_notes)."""
+    ended: SessionRecord | None = None
+    """A game that ended without a move (abandoned, claimed): its players' private panels are closed."""
 
     @classmethod
     def of(cls, outcome: MoveOutcome, **more: Any) -> Done:
@@ -271,6 +273,11 @@ async def show_done(interaction: discord.Interaction, done: Done,
             await client.panels.update(done.outcome)  # type: ignore[attr-defined]
         except Exception:
             log.exception("could not update the panels of session %s", done.outcome.session.id)
+    elif done.ended is not None:
+        try:
+            await client.panels.close(done.ended)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("could not close the panels of session %s", done.ended.id)
     if acknowledgement is not None:
         if acknowledgement.withhold() and await answer_directly(interaction, done, private):
             return

@@ -2,7 +2,10 @@
 
 Games with hidden information (Johari Bones) give every player a view of his own. The first
 change of that view sends him one DM (the panel); every later change edits that same message,
-so a whole game leaves one panel per player instead of a picture per change. Turn notices
+so a whole game leaves one panel per player instead of a picture per change. A panel is edited too
+when nothing private is left (the hand revealed), so that it never keeps offering a drawn bone to
+place; once the game is over it says so, and a game that ends without a move (abandoned, claimed, its
+channel deleted) closes every panel with a line saying so (`Panels.close`). Turn notices
 (`/notify on`) are separate short DMs sent only when his turn comes (`bot.timers`).
 
 A player who asked for text (`/game view mode:text`, bot.text_view) gets his view in words instead
@@ -57,7 +60,11 @@ class Panels:
             if is_ai_id(player):
                 continue  # the AI reads its view from the host, not from a direct message
             digest = frontend.private_digest(after)
-            if digest is not None and digest != frontend.private_digest(outcome.views_before.get(player, {})):
+            if digest == frontend.private_digest(outcome.views_before.get(player, {})):
+                continue
+            # Nothing private any more (the hand revealed): no DM is due, but a panel he has must not keep
+            # showing what was his alone, such as a drawn bone to place.
+            if digest is not None or await self.host.store.panel(session.id, player) is not None:
                 changed.append(player)
         reachable = await self.reach.reachable(changed)
         closed = [player for player in changed if player not in reachable]
@@ -77,7 +84,8 @@ class Panels:
         frontend = frontend_for(session.slug)
         names = image_names(session)
         content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
-                   "This message is updated as the game goes on.")
+                   + ("This message is updated as the game goes on." if session.status == "active"
+                      else "The game is over."))
         files = []
         if await self.host.text_view.pictures_for(session.guild_id, player):
             png = await draw_off_loop(frontend.draw_private, view, names, player)
@@ -97,6 +105,20 @@ class Panels:
         sent = await user.send(content, files=files)
         await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player,
                                                      channel_id=str(sent.channel.id), message_id=str(sent.id)))
+
+    async def close(self, session: SessionRecord) -> None:
+        """The game ended without a move (abandoned, claimed, its channel deleted): each panel says so instead
+        of his view, whose prompts (a drawn bone to place) would wait for a move that cannot come."""
+        if not frontend_for(session.slug).hides_anything:
+            return
+        ending = "The game was abandoned." if session.status == "abandoned" else "The game is over."
+        content = f"Your view in {game_label(session)} (<#{session.channel_id}>): {ending} This message is closed."
+        for record in await self.host.store.panels_of(session.id):
+            channel = self.client.get_partial_messageable(int(record.channel_id))
+            try:
+                await channel.get_partial_message(int(record.message_id)).edit(content=content, attachments=[])
+            except discord.HTTPException:
+                log.warning("could not close the panel of player %s in session %s", record.player, session.id)
 
     async def _tell_closed(self, session: SessionRecord, closed: list[str]) -> None:
         closed = [player for player in closed if (session.id, player) not in self.told_dms_closed]

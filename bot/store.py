@@ -845,6 +845,12 @@ class Store:
             row = await cursor.fetchone()
         return PanelRecord.model_validate(dict(row)) if row else None
 
+    async def panels_of(self, session_id: int) -> list[PanelRecord]:
+        async with self._db.execute("SELECT * FROM panels WHERE session_id = ? ORDER BY player",
+                                    (session_id,)) as cursor:
+            rows = await cursor.fetchall()
+        return [PanelRecord.model_validate(dict(row)) for row in rows]
+
     async def save_panel(self, record: PanelRecord) -> None:
         async with self._transaction():
             await self._db.execute(

@@ -400,6 +400,9 @@ class Tables:
                 record.shown_version, record.shown_status = session.version, session.status
                 await self._save(record)
         log.info("session %s ended: its channel was deleted", session.id)
+        panels = getattr(self.client, "panels", None)
+        if panels is not None:
+            await panels.close(session)
 
     async def catch_up(self, shards: Shards | None = None) -> int:
         """Bring every table behind its committed game up to date (at start-up); returns how many.

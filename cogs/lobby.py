@@ -223,7 +223,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         async def work() -> Done:
             session = await host_of(interaction).abandon(str(interaction.channel_id), str(interaction.user.id),
                                                          can_manage=_can_manage(interaction))
-            return Done(session_id=session.id)
+            return Done(session_id=session.id, ended=session)
 
         await play(interaction, work, shows_table=False)  # the way out of a game in a channel Parlor lost
 
@@ -232,7 +232,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     async def claim(self, interaction: discord.Interaction) -> None:
         async def work() -> Done:
             session = await host_of(interaction).claim(str(interaction.channel_id), str(interaction.user.id))
-            return Done(session_id=session.id)
+            return Done(session_id=session.id, ended=session)
 
         await play(interaction, work)
 

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from bot.migrations import MIGRATIONS
-from bot.store import ChannelBusy, Seat, StaleVersion, Store
+from bot.store import ChannelBusy, PanelRecord, Seat, StaleVersion, Store
 
 ALICE = Seat(id="101", name="Alice")
 pytestmark = pytest.mark.both_databases
@@ -158,3 +158,15 @@ async def test_closed_dm_marks_are_kept_apart_from_turn_notices(store):
     later = DmReach(store)
     await later.acted("2")
     assert await store.dms_closed_users() == set(), "a process started later knows the marks made before"
+
+
+async def test_a_games_panels_are_listed_together(database_url):
+    store = await Store.connect(database_url)
+    game = await store.create_lobby(guild_id="1", channel_id="8", slug="johari-bones", creator=ALICE,
+                                    invited=[], options={}, now=1.0)
+    other = await store.create_lobby(guild_id="1", channel_id="9", slug="johari-bones", creator=ALICE,
+                                     invited=[], options={}, now=1.0)
+    for session, player, message in ((game, "202", "2"), (game, "101", "1"), (other, "101", "3")):
+        await store.save_panel(PanelRecord(session_id=session.id, player=player, channel_id="50", message_id=message))
+    assert [(p.player, p.message_id) for p in await store.panels_of(game.id)] == [("101", "1"), ("202", "2")]
+    await store.close()

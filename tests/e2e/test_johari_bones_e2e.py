@@ -100,7 +100,9 @@ class Table:
         result = await action()
         session = await self.session()
         after = await self.digests() if session.state else {}
-        changed = [self.user(str(p)) for p, digest in after.items() if digest is not None and digest != before.get(p)]
+        # A view with nothing private left (the hand revealed) edits a panel the player has, and sends none.
+        changed = [self.user(str(p)) for p, digest in after.items() if digest != before.get(p)
+                   and (digest is not None or dms[int(p)][0] > 0)]
         for user in changed:
             if user.refuses_dms and user.id not in self.told_dms_closed:
                 await self.fake.wait_for(lambda: len(self.notices()) > notices, what="the closed-DM notice")

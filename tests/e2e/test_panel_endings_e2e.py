@@ -1,0 +1,70 @@
+"""Johari Bones' private panels at the end of a hand and of a game, and a status check beside a pending choice."""
+
+from __future__ import annotations
+
+from tests.e2e.helpers import table as table_in
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
+
+UPDATED = "This message is updated as the game goes on"
+
+
+async def two_players(fake: FakeDiscord, parlor, *, text: bool = True) -> tuple[FakeUser, FakeUser, FakeChannel]:
+    """Alice and Bob play Johari Bones in #games; with `text`, views in words, so a panel's words can be read."""
+    channel = fake.channel("games")
+    if text:
+        await fake.slash(fake.create_user("mod", moderator=True), "settings tables", channel=channel, mode="text")
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    await fake.slash(alice, "game start", channel=channel, game="johari-bones")
+    lobby = table_in(fake, channel)
+    await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    if (await parlor.host.last_session_in(str(channel.id))).status == "lobby":
+        await fake.slash(alice, "game begin", channel=channel)
+    return alice, bob, channel
+
+
+def panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    [found] = [m for m in fake.dms(user) if m.content.startswith("Your view in")]
+    return found
+
+
+async def draw_and_place(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> None:
+    drew = await fake.slash(user, "draw", channel=channel)
+    await fake.click(user, drew.response, drew.response.button(label="My face in")["custom_id"])
+
+
+async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: FakeDiscord, parlor):
+    """Bob's last turn of the hand is a draw: his panel offered that bone, and at the reveal it stops doing so."""
+    fake = fake_discord
+    alice, bob, channel = await two_players(fake, parlor)
+    for user in (alice, bob, alice, bob, alice):
+        await draw_and_place(fake, user, channel)
+    drew = await fake.slash(bob, "draw", channel=channel)
+    assert "You drew" in panel(fake, bob).content
+    await fake.click(bob, drew.response, drew.response.button(label="My face in")["custom_id"])
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert parlor.host.public_view(session)["phase"] == "scoring"
+    assert "You drew" not in panel(fake, bob).content
+    assert UPDATED in panel(fake, bob).content, "the game goes on: the next hand edits it again"
+
+
+async def test_abandoning_a_game_closes_its_panels(fake_discord: FakeDiscord, parlor):
+    fake = fake_discord
+    alice, bob, channel = await two_players(fake, parlor, text=False)
+    await fake.slash(alice, "draw", channel=channel)
+    assert panel(fake, alice).attachments, "her view, as a picture"
+    await fake.slash(bob, "game abandon", channel=channel)
+    closed = panel(fake, alice)
+    assert "The game was abandoned" in closed.content and UPDATED not in closed.content
+    assert not closed.attachments, "no picture of a drawn bone left to place"
+    assert "The game was abandoned" in panel(fake, bob).content
+
+
+async def test_a_status_check_leaves_the_drawn_bone_s_buttons_in_place(fake_discord: FakeDiscord, parlor):
+    fake = fake_discord
+    alice, _, channel = await two_players(fake, parlor)
+    drew = await fake.slash(alice, "draw", channel=channel)
+    status = await fake.slash(alice, "game status", channel=channel)
+    assert status.ephemeral
+    assert not drew.response.deleted, "the reply with the places for the drawn bone is still there"
+    assert drew.response.button(label="My face in")
