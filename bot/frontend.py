@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Any
 
 from games.core import IllegalMove
@@ -59,14 +60,17 @@ def display_name(names: Names, player_id: str) -> str:
 
 def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
     """The lines a table tells for `events`: an undo (games.undo) the same way in every game, the rest
-    as the game's frontend tells them. An undo names the move's kind only, never what it moved."""
+    as the game's frontend tells them. An undo names the move's kind only, never what it moved. The
+    frontend gets each run of events between undos whole, since one sentence may tell several of them
+    (Two Fat Dudes: a roll, the move and what it scored)."""
     lines: list[str] = []
-    for event in events:
-        if event.get("type") == "undone":
+    for undone, run in groupby(events, key=lambda event: event.get("type") == "undone"):
+        if not undone:
+            lines.extend(frontend.describe_events(list(run), names))
+            continue
+        for event in run:
             what = str(event.get("action", "move")).replace("_", " ")
             lines.append(f"{display_name(names, event['player'])} took back move {event['move']} ({what}).")
-        else:
-            lines.extend(frontend.describe_events([event], names))
     return lines
 
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton, Form
+from bot.frontend import ActionButton, Form, narrate
 from bot.frontends import FRONTENDS
 from bot.frontends.two_fat_dudes import FRONTEND
 from bot.render.canvas import PHONE_WIDTH
@@ -154,66 +154,81 @@ def test_roll_verb_and_unused_verbs():
         FRONTEND.verb_action("move", {"to": 3})
 
 
-def narrate(before: TwoFatDudesState, player: str, action: dict, rolls=()) -> tuple[TwoFatDudesState, str]:
+def told(before: TwoFatDudesState, player: str, action: dict, rolls=()) -> tuple[TwoFatDudesState, str]:
+    """The move played, and what the table says of it (through `narrate`, as the bot tells it)."""
     after, events = GAME.apply(before, player, action, ScriptedRandomness(rolls=rolls))
-    lines = FRONTEND.describe_events(events, MENTIONS)
+    lines = narrate(FRONTEND, events, MENTIONS)
     assert all(isinstance(line, str) and line for line in lines)
     return after, "\n".join(lines)
 
 
+def test_a_move_is_one_sentence_with_its_score():
+    _, text = told(state(), A, {"type": "roll"}, [4])
+    assert text == "<@1> rolls a 4 and moves to space 4 (+3, now 3)."
+    _, text = told(state(turn=1), B, {"type": "roll"}, [2])
+    assert text == "<@2> rolls a 2 and moves to space 12 (+2, now 2)."
+
+
+def test_an_undo_between_moves_leaves_each_move_whole():
+    _, move = GAME.apply(state(), A, {"type": "roll"}, ScriptedRandomness(rolls=[4]))
+    undo = {"type": "undone", "player": B, "move": 4, "action": "offer"}
+    line = "<@1> rolls a 4 and moves to space 4 (+3, now 3)."
+    assert narrate(FRONTEND, [*move, undo, *move], MENTIONS) == [line, "<@2> took back move 4 (offer).", line]
+
+
 def test_narration_of_the_roll_off():
     game = GAME.new_game([A, B], ScriptedRandomness())
-    game, text = narrate(game, A, {"type": "roll"}, [2])
+    game, text = told(game, A, {"type": "roll"}, [2])
     assert "<@1> rolls 2" in text
-    game, text = narrate(game, B, {"type": "roll"}, [2])
+    game, text = told(game, B, {"type": "roll"}, [2])
     assert "tie" in text
-    game, _ = narrate(game, A, {"type": "roll"}, [1])
-    game, text = narrate(game, B, {"type": "roll"}, [4])
+    game, _ = told(game, A, {"type": "roll"}, [1])
+    game, text = told(game, B, {"type": "roll"}, [4])
     assert "<@2> starts; <@1> takes the Edge" in text
 
 
 def test_narration_of_a_move_and_an_encounter_and_a_deal():
-    game, text = narrate(state(positions=[3, 5]), A, {"type": "roll"}, [4])
+    game, text = told(state(positions=[3, 5]), A, {"type": "roll"}, [4])
     assert "<@1> rolls a 4 but is blocked and stops on space 4 (+3, now 3)." in text
     assert "Encounter 1" in text and "<@2>" in text
-    game, text = narrate(game, A, {"type": "offer", "points": 18})
+    game, text = told(game, A, {"type": "offer", "points": 18})
     assert "<@1> offers <@2> 18 points to let them pass (-1, now 2)." in text
-    game, text = narrate(game, B, {"type": "counter", "points": 23})
+    game, text = told(game, B, {"type": "counter", "points": 23})
     assert "<@2> counters: they want 23 points from <@1> (-1, now -1)." in text
-    game, text = narrate(game, A, {"type": "accept"})
+    game, text = told(game, A, {"type": "accept"})
     assert "<@1> accepts: <@1> pays <@2> 23 points" in text
     assert "swap" in text and "race" in text
 
 
 def test_narration_of_passing_declining_and_the_edge():
     encounter = state(phase="encounter", positions=[6, 7], encounters=3, decider=0)
-    game, text = narrate(encounter, A, {"type": "pass"})
+    game, text = told(encounter, A, {"type": "pass"})
     assert "<@1> passes" in text
-    game, text = narrate(game, B, {"type": "pass"})
+    game, text = told(game, B, {"type": "pass"})
     assert "<@2> holds the Edge" in text and "10" in text
-    _, text = narrate(game, B, {"type": "edge", "choice": "send_back"})
+    _, text = told(game, B, {"type": "edge", "choice": "send_back"})
     assert "sends <@1> back to their start (-10, now -10)" in text
     assert "The Edge passes to <@1>" in text
-    game, _ = narrate(encounter, A, {"type": "offer", "points": 2})
-    game, text = narrate(game, B, {"type": "decline"})
+    game, _ = told(encounter, A, {"type": "offer", "points": 2})
+    game, text = told(game, B, {"type": "decline"})
     assert "<@2> declines" in text
-    _, text = narrate(game, B, {"type": "edge", "choice": "retreat"})
+    _, text = told(game, B, {"type": "edge", "choice": "retreat"})
     assert "<@2> uses the Edge and retreats" in text
 
 
 def test_narration_of_the_squeeze_exit_last_turn_and_final_scores():
-    game, text = narrate(state(positions=[6, 7], encounters=4), A, {"type": "roll"}, [3])
+    game, text = told(state(positions=[6, 7], encounters=4), A, {"type": "roll"}, [3])
     assert "squeezes past <@2>" in text
-    game, text = narrate(state(phase="race", positions=[12, 5], scores=[10, 10]), A, {"type": "roll"}, [3])
+    game, text = told(state(phase="race", positions=[12, 5], scores=[10, 10]), A, {"type": "roll"}, [3])
     assert "<@1> rolls a 3 and leaves the hallway!" in text and "<@2> gets one last turn" in text
-    _, text = narrate(game, B, {"type": "roll"}, [1])
+    _, text = told(game, B, {"type": "roll"}, [1])
     assert "<@2> is still 4 steps from the exit: -20 (now -13)" in text
     assert "<@1> is the Honorary Skinny Dude" in text and "<@2> -13" in text
 
 
 def test_narration_of_a_shared_victory():
-    game, _ = narrate(state(phase="race", positions=[12, 3], scores=[5, 5]), A, {"type": "roll"}, [2])
-    _, text = narrate(game, B, {"type": "roll"}, [3])
+    game, _ = told(state(phase="race", positions=[12, 3], scores=[5, 5]), A, {"type": "roll"}, [2])
+    _, text = told(game, B, {"type": "roll"}, [3])
     assert "shared victory for <@1> and <@2>" in text
 
 

@@ -105,6 +105,22 @@ def refused(result: InteractionResult, user: FakeUser, *words: str) -> str:
     return result.response.content
 
 
+async def test_the_table_tells_a_roll_its_move_and_its_score_in_one_sentence(fake_discord: FakeDiscord,
+                                                                             parlor: ParlorBot):
+    hallway = await open_hallway(fake_discord, parlor)
+    while (await hallway.view())["phase"] == "roll-off":
+        await hallway.roll()
+    mover, _ = await hallway.acting()
+    board = await hallway.roll()
+    walked = player(await hallway.view(), mover)
+    steps = abs(walked["position"] - START[walked["colour"]])
+    told = f"rolls a {steps} and moves to space {walked['position']} ({walked['score']:+d}, now {walked['score']})."
+    assert f"{mover.mention} {told}" in board.embed["description"], \
+        "the first roll from a semicircle never meets the other dude, and the table tells what it scored"
+    log = await fake_discord.slash(mover, "game log", channel=hallway.channel)
+    assert f"{mover.name} {told}" in log.response.content, "/game log tells the move as the table did"
+
+
 async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_discord: FakeDiscord,
                                                                          parlor: ParlorBot):
     hallway = await open_hallway(fake_discord, parlor)
