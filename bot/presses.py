@@ -140,11 +140,18 @@ async def undo_offered(host: Host, session: SessionRecord, player: str, version:
 async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
     """Undo on the table (bot.buttons.UndoButton)."""
 
-    async def work() -> MoveOutcome:
+    async def work() -> Done:
+        host, player = host_of(interaction), str(interaction.user.id)
         session = await pressed_session(interaction, session_id)
-        return await undo_offered(host_of(interaction), session, str(interaction.user.id), version)
+        return await undone(host, await undo_offered(host, session, player, version), player)
 
     await play(interaction, work)
+
+
+async def undone(host: Host, outcome: MoveOutcome, player: str) -> Done:
+    """An undo's answer: the choices it gave back to `player`, for him alone (a Johari Bones placement taken
+    back leaves him a drawn bone to place again, and the reply that offered its places is gone)."""
+    return Done.of(outcome, private=await actors_panel(outcome, player, host))
 
 
 async def choose(interaction: discord.Interaction, session_id: int, version: int, key: str,

@@ -13,6 +13,7 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import MoveOutcome, UserError
 from bot.move_replay import narrated_moves
+from bot.presses import undone
 from bot.replies import (
     board_message,
     game_label,
@@ -109,10 +110,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.command(name="undo", description="Take back your last move, if nothing random or hidden was seen")
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        async def work() -> MoveOutcome:
-            host = host_of(interaction)
+        async def work() -> Done:
+            host, player = host_of(interaction), str(interaction.user.id)
             session = await host.open_session(str(interaction.channel_id))
-            return await host.undo(session.id, str(interaction.user.id))
+            return await undone(host, await host.undo(session.id, player), player)
 
         await play(interaction, work)
 

@@ -1,5 +1,6 @@
 """Undo end to end: a misplaced Follow the Arrow pawn taken back by the table's button, an undo across a
-restart, a roll that stands, and a Johari swap taken back without showing anyone a bone."""
+restart, a roll that stands, a Johari swap taken back without showing anyone a bone, and a Johari placement
+taken back with its places offered again."""
 
 from __future__ import annotations
 
@@ -143,3 +144,20 @@ async def test_a_johari_swap_is_taken_back_and_nobody_is_shown_a_bone(fake_disco
     assert not inout.ephemeral, inout.response.content
     refused = await table.step(lambda: fake_discord.slash(alice, "game undo", channel=channel))
     assert refused.ephemeral and "hidden" in refused.response.content, "Bob has seen Alice's face-in bone"
+
+
+async def test_a_johari_placement_taken_back_offers_its_places_again(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """The reply that offered the drawn bone's places went with the placement: the undo's reply offers them again,
+    to the undoer alone."""
+    table = await open_table(fake_discord, parlor, carol_refuses_dms=False)
+    alice, channel = table.users[0], table.channel
+    drew = await table.step(lambda: fake_discord.slash(alice, "draw", channel=channel))
+    await table.step(lambda: fake_discord.click(alice, drew.response,
+                                                drew.response.button(label="My face in")["custom_id"]))
+    board = table_in(fake_discord, channel)
+    assert undo_buttons(board) == ["Undo (alice)"]
+    undone = await table.step(lambda: fake_discord.click(alice, board, board.button(label="Undo (alice)")["custom_id"]))
+    assert undone.ephemeral and undone.response.visible_to == alice.id
+    assert "You drew" in undone.response.content and undone.response.button(label="My face in")
+    view = table.host.public_view(await table.session())
+    assert (view["phase"], view["to_act"]) == ("drawn", [str(alice.id)]), "the bone is hers to place again"
