@@ -54,6 +54,7 @@ STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message'
                 "or the slash commands.")
 ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
              "this channel's game, or the slash commands.")
+NO_GAME_YET = "No game has been played in this channel yet. Start one with `/game start`."
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
 LEGAL_CACHE_SIZE = 64
@@ -313,8 +314,18 @@ class Host:
         """The channel's open game, else its most recent one."""
         found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
         if not found:
-            raise UserError("No game has been played in this channel yet. Start one with `/game start`.")
+            raise UserError(NO_GAME_YET)
         return found[0]
+
+    async def last_game_in(self, channel_id: str, *, over: bool = False) -> SessionRecord | None:
+        """The channel's most recent game that began (only one that is over, if `over`); None if none did.
+
+        A lobby closed before its game began never was a game: what "the last game" means to a user
+        (its rematch, its record) passes over it to the game played before.
+        """
+        where = "channel_id = ? AND state IS NOT NULL" + (" AND status IN ('finished', 'abandoned')" if over else "")
+        found = await self.store.sessions_where(f"{where} ORDER BY id DESC LIMIT 1", (channel_id,))
+        return found[0] if found else None
 
     async def session(self, session_id: int) -> SessionRecord:
         session = await self.store.session(session_id)

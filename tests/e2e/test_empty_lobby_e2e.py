@@ -1,0 +1,37 @@
+"""A lobby closed before its game began never was a game: "the last game" of its channel (its record, its
+rematch, its table's buttons) is still the one played before it, and the closed lobby's card invites nobody."""
+
+from __future__ import annotations
+
+from bot.client import ParlorBot
+from tests.e2e.helpers import game_number, table
+from tests.e2e.test_dice_e2e import reply
+from tests.e2e.test_john_henry_e2e import play_to_the_end, start_game
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeUser
+
+
+async def a_game_then_an_empty_lobby(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser
+                                     ) -> int:
+    """Alice and Bob play John Henry to the end; then Alice opens a lobby and leaves it. The first game's number."""
+    await start_game(fake, channel, alice, bob)
+    await play_to_the_end(fake, channel, [alice, bob])
+    first = game_number(table(fake, channel))
+    await fake.slash(alice, "game start", channel=channel, game="john-henry")
+    await fake.slash(alice, "game leave", channel=channel)
+    return first
+
+
+async def test_export_and_verify_pass_over_an_empty_lobby(fake_discord: FakeDiscord, parlor: ParlorBot):
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.channel("games")
+    first = await a_game_then_an_empty_lobby(fake, channel, alice, bob)
+
+    exported = await reply(await fake.slash(alice, "game export", channel=channel))
+    assert exported.attachments[0].filename == f"parlor-john-henry-{first}.json", exported.content
+    await start_game(fake, channel, alice, bob)
+    exported = await reply(await fake.slash(alice, "game export", channel=channel))
+    assert exported.attachments[0].filename == f"parlor-john-henry-{first}.json", exported.content
+    checked = await reply(await fake.slash(bob, "game verify", channel=channel))
+    assert "The record checks out" in checked.content and f"game #{first}" in checked.content
