@@ -547,16 +547,19 @@ class Host:
 
         A game that plays matches (its view offers `next_game_options`, as Follow the Arrow does)
         continues its match when the last game was played out; otherwise the rematch is a fresh
-        game with the last game's options. Only the last game's players may start it.
+        game with the last game's options. Only the last game's players may start it; the last game is
+        the last that began (`last_game_in`): a lobby closed empty since then does not stand in its way.
         """
         if await self.store.open_session_in(channel_id) is not None:
             raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
-        last = await self.last_session_in(channel_id)
+        last = await self.last_game_in(channel_id)
+        if last is None:
+            raise UserError(NO_GAME_YET)
         game = get_game(last.slug)
         if player not in last.player_ids:
             raise UserError(f"Only the players of the last {game.title} game here can start its rematch; "
                             "`/game start` opens a new game.")
-        if last.status != "finished" or last.state is None:
+        if last.status != "finished":
             raise UserError(f"The last {game.title} game here was abandoned, so it has no rematch: "
                             "`/game start` a new one.")
         view = self.public_view(last)
