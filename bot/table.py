@@ -243,8 +243,7 @@ class Tables:
     async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
         """The table's message for the session as committed."""
         if session.state is None:
-            note = "The lobby is empty and has been closed." if session.status != "lobby" else None
-            return lobby_message(session, note=note, ping=ping)
+            return lobby_message(session, ping=ping)
         view = self.host.public_view(session)
         png = await self._picture(session, view) if await self.host.text_view.pictures_for(session.guild_id) else None
         message = self._board(session, view, png, ping, self.host.legal_by_player(session),

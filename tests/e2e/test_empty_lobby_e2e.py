@@ -78,3 +78,16 @@ async def test_a_lobby_open_takes_the_buttons_of_the_last_game(fake_discord: Fak
     assert final.buttons() == []
     await fake.slash(carol, "game abandon", channel=channel)
     assert final.buttons() == [], "a game that began, even abandoned, is the channel's last game"
+
+
+async def test_a_closed_lobby_card_invites_nobody(fake_discord: FakeDiscord, parlor: ParlorBot):
+    fake = fake_discord
+    alice = fake.create_user("alice")
+    channel = fake.channel("games")
+    await fake.slash(alice, "game start", channel=channel, game="john-henry")
+    await fake.slash(alice, "game leave", channel=channel)
+    card = table(fake, channel)
+    assert "The lobby is empty and has been closed." in card.text
+    assert "Join" not in card.text and "Joined" not in card.text and card.buttons() == []
+    status = await fake.slash(alice, "game status", channel=channel)
+    assert "has been closed" in status.text and "Join" not in status.text
