@@ -37,19 +37,16 @@ MESSAGE_LIMIT = 2000
 async def finished_session(host: Host, channel_id: str, guild_id: str | None, number: int | None) -> SessionRecord:
     """The game a user named (this server's game `number`), else the channel's latest one over.
 
-    Without a number, a game still running in the channel stands aside for the one before it: the
-    user asked for "the last game", and a running one has no record yet.
+    Without a number, a game still running in the channel stands aside for the one before it, and so
+    does a lobby closed before its game began: the user asked for "the last game", and neither has a
+    record. Only when the channel has no game over does its latest session answer, saying why.
     """
     if number is None:
-        session = await host.last_session_in(channel_id)
+        session = await host.last_game_in(channel_id, over=True) or await host.last_session_in(channel_id)
         if session.status in ("lobby", "active"):
-            ended = await host.store.sessions_where(
-                "channel_id = ? AND status IN ('finished', 'abandoned') ORDER BY id DESC LIMIT 1", (channel_id,))
-            if not ended:
-                raise UserError(f"{game_label(session)} is still running and no earlier game of this channel has "
-                                "ended. Its record holds the seed behind its dice, which stays secret until the "
-                                "game ends: export or verify it once it is over.")
-            session = ended[0]
+            raise UserError(f"{game_label(session)} is still running and no earlier game of this channel has "
+                            "ended. Its record holds the seed behind its dice, which stays secret until the "
+                            "game ends: export or verify it once it is over.")
     else:
         found = await host.store.session(number)
         if found is None or found.guild_id != guild_id:

@@ -54,6 +54,7 @@ STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message'
                 "or the slash commands.")
 ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
              "this channel's game, or the slash commands.")
+NO_GAME_YET = "No game has been played in this channel yet. Start one with `/game start`."
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
 LEGAL_CACHE_SIZE = 64
@@ -313,8 +314,18 @@ class Host:
         """The channel's open game, else its most recent one."""
         found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
         if not found:
-            raise UserError("No game has been played in this channel yet. Start one with `/game start`.")
+            raise UserError(NO_GAME_YET)
         return found[0]
+
+    async def last_game_in(self, channel_id: str, *, over: bool = False) -> SessionRecord | None:
+        """The channel's most recent game that began (only one that is over, if `over`); None if none did.
+
+        A lobby closed before its game began never was a game: what "the last game" means to a user
+        (its rematch, its record) passes over it to the game played before.
+        """
+        where = "channel_id = ? AND state IS NOT NULL" + (" AND status IN ('finished', 'abandoned')" if over else "")
+        found = await self.store.sessions_where(f"{where} ORDER BY id DESC LIMIT 1", (channel_id,))
+        return found[0] if found else None
 
     async def session(self, session_id: int) -> SessionRecord:
         session = await self.store.session(session_id)
@@ -540,16 +551,19 @@ class Host:
 
         A game that plays matches (its view offers `next_game_options`, as Follow the Arrow does)
         continues its match when the last game was played out; otherwise the rematch is a fresh
-        game with the last game's options. Only the last game's players may start it.
+        game with the last game's options. Only the last game's players may start it; the last game is
+        the last that began (`last_game_in`): a lobby closed empty since then does not stand in its way.
         """
         if await self.store.open_session_in(channel_id) is not None:
             raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
-        last = await self.last_session_in(channel_id)
+        last = await self.last_game_in(channel_id)
+        if last is None:
+            raise UserError(NO_GAME_YET)
         game = get_game(last.slug)
         if player not in last.player_ids:
             raise UserError(f"Only the players of the last {game.title} game here can start its rematch; "
                             "`/game start` opens a new game.")
-        if last.status != "finished" or last.state is None:
+        if last.status != "finished":
             raise UserError(f"The last {game.title} game here was abandoned, so it has no rematch: "
                             "`/game start` a new one.")
         view = self.public_view(last)

@@ -194,11 +194,33 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     return message
 
 
-def lobby_message(session: SessionRecord, note: str | None = None, *, ping: Sequence[str] = ()) -> dict:
-    """The lobby card: who has joined, who is invited, and Join/Leave/Begin buttons."""
+def lobby_message(session: SessionRecord, *, ping: Sequence[str] = ()) -> dict:
+    """The lobby card: who has joined, who is invited, and Join/Leave/Begin buttons. A lobby closed before
+    its game began says so and nothing more: nobody is invited to a lobby that is gone."""
+    game = get_game(session.slug)
+    waiting = [p for p in session.invited if p not in session.player_ids] if session.status == "lobby" else []
+    view = discord.ui.View(timeout=None)
+    if session.status == "lobby":
+        lines = _lobby_lines(session, waiting)
+        view.add_item(LobbyButton(session.id, "join"))
+        view.add_item(LobbyButton(session.id, "leave"))
+        if game.min_players < game.max_players:
+            view.add_item(LobbyButton(session.id, "begin"))
+    else:
+        closed = ("The lobby is empty and has been closed." if session.end_reason == "empty lobby"
+                  else "The lobby was closed before its game began.")
+        lines = [closed, "`/game start` opens a new game."]
+    embed = discord.Embed(title=f"Lobby: {game.title}", description="\n".join(filter(None, lines)),
+                          colour=EMBED_COLOUR)
+    embed.set_footer(text=f"Game #{session.id}")
+    return {"content": " ".join(mention(p) for p in waiting) or None, "embed": embed, "view": view,
+            "allowed_mentions": _mentions(ping)}
+
+
+def _lobby_lines(session: SessionRecord, waiting: list[str]) -> list[str]:
+    """An open lobby's card: the game, who has joined, who is invited, and how it begins."""
     game = get_game(session.slug)
     joined = ", ".join(mention(p) for p in session.player_ids)
-    waiting = [p for p in session.invited if p not in session.player_ids]
     seats = (f"{game.min_players}" if game.min_players == game.max_players
              else f"{game.min_players}–{game.max_players}")
     lines = [f"**{game.title}** for {seats} players.", f"Joined: {joined}."]
@@ -210,20 +232,7 @@ def lobby_message(session: SessionRecord, note: str | None = None, *, ping: Sequ
         starter = mention(session.creator) if session.creator in session.player_ids else "A player"
         lines.append(f"{starter} starts it with **Begin** once {game.min_players} "
                      f"have joined; it begins by itself when {game.max_players} have.")
-    if note:
-        lines.insert(0, note)
-    embed = discord.Embed(title=f"Lobby: {game.title}", description="\n".join(filter(None, lines)),
-                          colour=EMBED_COLOUR)
-    embed.set_footer(text=f"Game #{session.id}")
-    view = discord.ui.View(timeout=None)
-    view.add_item(LobbyButton(session.id, "join"))
-    view.add_item(LobbyButton(session.id, "leave"))
-    if game.min_players < game.max_players:
-        view.add_item(LobbyButton(session.id, "begin"))
-    if session.status != "lobby":
-        view = discord.ui.View(timeout=None)
-    return {"content": " ".join(mention(p) for p in waiting) or None, "embed": embed, "view": view,
-            "allowed_mentions": _mentions(ping)}
+    return lines
 
 
 def command_line(verb: str, hint: str) -> str:

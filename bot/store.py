@@ -831,7 +831,8 @@ class Store:
         return [row[0] for row in rows]
 
     async def earlier_tables(self, channel_id: str, session_id: int) -> list[TableRecord]:
-        """Tables of the channel's earlier games that still have a message (their buttons are spent)."""
+        """Tables of the channel's earlier games whose message is still recorded: their buttons, taken away by
+        a later lobby, are spent once its game begins (bot.table)."""
         async with self._db.execute(
             "SELECT * FROM tables WHERE channel_id = ? AND session_id < ? AND message_id IS NOT NULL"
             " ORDER BY session_id DESC LIMIT 3", (channel_id, session_id)

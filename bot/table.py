@@ -63,7 +63,7 @@ from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
 from bot.gate import result_on_its_way
 from bot.host import Host, Upcoming
-from bot.replies import board_message, image_names, lobby_message, mention
+from bot.replies import board_components, board_message, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
@@ -243,8 +243,7 @@ class Tables:
     async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
         """The table's message for the session as committed."""
         if session.state is None:
-            note = "The lobby is empty and has been closed." if session.status != "lobby" else None
-            return lobby_message(session, note=note, ping=ping)
+            return lobby_message(session, ping=ping)
         view = self.host.public_view(session)
         png = await self._picture(session, view) if await self.host.text_view.pictures_for(session.guild_id) else None
         message = self._board(session, view, png, ping, self.host.legal_by_player(session),
@@ -324,6 +323,7 @@ class Tables:
         re-posted, then recorded; with the message and request written during its commit if they fit."""
         first = record is None
         record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
+        left_lobby = record.shown_status == "lobby" and session.status != "lobby"
         repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
         message, request = await self._written_ahead(session, ping) or (await self.compose(session, ping), None)
         if request is None or request.edit == repost:
@@ -346,8 +346,8 @@ class Tables:
         await self._save(record)
         if previous:
             await self._retire(self._channel(session), previous)
-        if first:
-            await self._retire_earlier(session)
+        if first or left_lobby:
+            await self._earlier_games(session, first=first)
 
     async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
         """Delete a superseded table; if that fails, at least take its buttons away."""
@@ -378,14 +378,39 @@ class Tables:
         return self.client.get_partial_messageable(int(session.channel_id),
                                                    guild_id=int(session.guild_id) if session.guild_id else None)
 
-    async def _retire_earlier(self, session: SessionRecord) -> None:
-        """A new game in the channel: the final tables before it lose their Rematch/New game buttons."""
+    async def _earlier_games(self, session: SessionRecord, *, first: bool) -> None:
+        """A new session in the channel (its first table), or its lobby just closed or began: the final
+        tables before it lose their Rematch/New game buttons, or get them back.
+
+        Ruling: a lobby takes the buttons away while it is open (they would only be refused), but it is
+        not a game yet, so the tables keep their messages until its game begins. A lobby closed before
+        then never was a game: the last game's table gets its buttons back, and its players can still
+        rematch from it, as `/game rematch` lets them (Host.last_game_in).
+        """
+        if session.status != "lobby" and session.state is None:
+            await self._give_back_buttons(session)
+            return
         for record in await self.host.store.earlier_tables(session.channel_id, session.id):
-            channel = self.client.get_partial_messageable(int(record.channel_id))
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(int(record.message_id or 0)).edit(view=None)
-            record.message_id = None
-            await self._save(record)
+            if first:
+                with contextlib.suppress(discord.HTTPException):
+                    await self._message_of(record).edit(view=None)
+            if session.state is not None:
+                record.message_id = None
+                await self._save(record)
+
+    async def _give_back_buttons(self, lobby: SessionRecord) -> None:
+        """The lobby closed before its game began: the last game before it shows its Rematch/New game again."""
+        last = await self.host.last_game_in(lobby.channel_id)
+        record = await self._record(last.id) if last is not None and last.id < lobby.id else None
+        if last is None or record is None or not record.message_id:
+            return
+        view = board_components(last, self.host.public_view(last), web_url=self.watch_url(last))
+        with contextlib.suppress(discord.HTTPException):
+            await self._message_of(record).edit(view=view)
+
+    def _message_of(self, record: TableRecord) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(int(record.channel_id))
+        return channel.get_partial_message(int(record.message_id or 0))
 
     async def channel_deleted(self, channel_id: str) -> None:
         """A channel (or thread) was deleted: its game ends there (Host.end_in_deleted_channel), and its table,

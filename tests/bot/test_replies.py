@@ -102,6 +102,16 @@ async def test_the_lobby_card_mentions_the_invited_and_offers_join_leave_begin(h
     assert labels == ["Join", "Leave", "Begin"]
 
 
+async def test_a_lobby_abandoned_before_it_began_says_so_and_invites_nobody(host: Host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE, invited=[CAROL.id])
+    closed = await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    message = lobby_message(closed)
+    text = message["embed"].description
+    assert "closed before its game began" in text and "empty" not in text
+    assert "Join" not in text and "Invited" not in text and "Begin" not in text
+    assert message["content"] is None and message["view"].children == []
+
+
 async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     _, began = await host.join(CHANNEL, BOB)
