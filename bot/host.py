@@ -311,8 +311,10 @@ class Host:
                f"`/game start`{rematch}."
 
     async def last_session_in(self, channel_id: str) -> SessionRecord:
-        """The channel's open game, else its most recent one."""
-        found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        """The channel's open lobby or game, else its most recent game that began, else its last lobby: a lobby
+        closed before its game began does not hide the game before it (/game status, table, log, web)."""
+        found = await self.store.sessions_where(
+            "channel_id = ? ORDER BY (status = 'lobby' OR state IS NOT NULL) DESC, id DESC LIMIT 1", (channel_id,))
         if not found:
             raise UserError(NO_GAME_YET)
         return found[0]

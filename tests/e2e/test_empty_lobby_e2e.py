@@ -91,3 +91,17 @@ async def test_a_closed_lobby_card_invites_nobody(fake_discord: FakeDiscord, par
     assert "Join" not in card.text and "Joined" not in card.text and card.buttons() == []
     status = await fake.slash(alice, "game status", channel=channel)
     assert "has been closed" in status.text and "Join" not in status.text
+
+
+async def test_status_log_and_table_pass_over_an_empty_lobby(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """What the channel's game commands show after a lobby closed empty is the game played before it."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    channel = fake.channel("games")
+    first = await a_game_then_an_empty_lobby(fake, channel, alice, bob)
+    status = await fake.slash(bob, "game status", channel=channel)
+    assert "The game is over" in status.text and "closed" not in status.text, status.text
+    log = await fake.slash(bob, "game log", channel=channel)
+    assert f"#{first}" in log.text and "rolls" in log.text, log.text
+    await fake.slash(bob, "game table", channel=channel)
+    assert game_number(table(fake, channel)) == first, "the last game's table comes to the bottom"
