@@ -143,7 +143,7 @@ class TurnDispatcher:
         if not await self.store.fire_timer(timer, next_reminder(timer.due_at, now, periods)):
             return None
         to_act = self.host.to_act(session)
-        others = [p for p in session.player_ids if p not in to_act]
+        others = [seat.id for seat in session.players if seat.id not in to_act and not seat.ai]  # the AI never claims
         claim_in = claim_time_left(session.waiting_since, to_act, fallback=session.updated_at, now=now,
                                    periods=periods) if others else None
         waited = now - wait_began(session.waiting_since, timer.player, session.updated_at)

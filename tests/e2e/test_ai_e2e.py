@@ -162,3 +162,22 @@ async def test_a_whole_game_of_crayon_rails_against_the_ai(fake_discord, parlor)
     parlor.host._seed_source = lambda: next(seeds)  # the same deck every run, so the game surely ends
     session, _ = await against_the_ai(fake_discord, parlor, "crayon-rails", seed=1, limit=4000)
     assert session.result["winners"], "someone met the victory conditions"
+
+
+async def test_a_reminder_against_the_ai_promises_no_claim(fake_discord, parlor):
+    """The AI never claims, and nobody else seated could: Alice's reminders leave the claim out."""
+    quick_ai(parlor)
+    clock = FakeClock()
+    parlor.host.clock = parlor.dispatcher.clock = clock
+    channel = fake_discord.create_channel("vs-ai")
+    alice = fake_discord.create_user("alice")
+    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=fake_discord.bot_user)
+    await parlor.ai.idle()
+    assert parlor.host.to_act(await parlor.host.last_session_in(str(channel.id))) == [str(alice.id)]
+    before = len(fake_discord.messages(channel))
+    for _ in range(3):
+        clock.advance(20 * HOUR)
+        await parlor.dispatcher.dispatch_due()
+    reminders = [m.content for m in fake_discord.messages(channel)[before:] if m.content.startswith("⏰")]
+    assert len(reminders) >= 2, "alice is reminded, before and after her clock runs out"
+    assert not [text for text in reminders if "claim" in text], reminders
