@@ -69,8 +69,10 @@ def parse_record(data: str | bytes) -> GameRecord:
     """A record from JSON text, or `NotARecord` saying what is wrong with it."""
     try:
         raw = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise NotARecord(f"not JSON ({error})") from None
+    except UnicodeDecodeError:
+        raise NotARecord("not JSON: not even text (a picture, or another kind of file?)") from None
+    except json.JSONDecodeError as error:
+        raise NotARecord(f"not JSON ({error.msg.lower()} at line {error.lineno}, column {error.colno})") from None
     try:
         record = GameRecord.model_validate(raw)
     except ValidationError as error:

@@ -124,6 +124,7 @@ async def test_john_henry_keeps_its_seed_secret_until_the_end_then_checks_out(fa
     junk = await reply(await fake.slash(bob, "game verify", channel=channel,
                                         record=fake.upload("board.png", b"\x89PNG not a record")))
     assert junk.ephemeral and "not JSON" in junk.content and "/game export" in junk.content
+    assert "codec" not in junk.content, "no Python error in a player's words"
 
 
 async def join_johari(fake: FakeDiscord, channel: FakeChannel, users: list) -> None:

@@ -212,8 +212,10 @@ def test_a_changed_result_and_a_missing_move_are_named(records):
 
 
 def test_not_a_record_is_told_apart():
-    with pytest.raises(NotARecord, match="not JSON"):
+    with pytest.raises(NotARecord, match=r"^not JSON: not even text \(a picture"):
         parse_record(b"\x89PNG")
+    with pytest.raises(NotARecord, match=r"^not JSON \(expecting ',' delimiter at line 2, column 1\)$"):
+        parse_record('{"game": "john-henry"\n"moves": []}')
     with pytest.raises(NotARecord, match="seed"):
         parse_record(json.dumps({"game": "john-henry", "game_id": 1, "players": [], "commitment": "",
                                  "setup": {}, "moves": [], "end": "played out"}))
