@@ -204,7 +204,7 @@ class CrayonRailsFrontend(Frontend):
         return []
 
     def describe_state(self, view: dict, names: Names) -> str:
-        lines = [f"**{view['phase']}**, round {view['round']}; deck {view['deck']} cards"]
+        lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]
         for player in view["players"]:
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             lines.append(
@@ -231,7 +231,7 @@ class CrayonRailsFrontend(Frontend):
         """The essentials for a screen reader, short enough to leave room for the turn's events within
         Discord's 1,024 characters: each player's cash, train, place, loads and locked cards; the pool's
         size; the events in force. (The embed's full list of pool demands would not fit.)"""
-        lines = [f"{view['phase'].capitalize()}, round {view['round']}."]
+        lines = [f"{_phase_words(view['phase'])}, round {view['round']}."]
         for player in view["players"]:
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
@@ -367,3 +367,8 @@ def _narrate(event: dict, names: Names) -> str | None:
 
 
 FRONTEND = CrayonRailsFrontend()
+
+
+def _phase_words(phase: str) -> str:
+    """A phase as the table says it: "initial-build" is "Initial build"."""
+    return phase.replace("-", " ").capitalize()

@@ -114,6 +114,12 @@ def test_narration_and_state_name_the_players():
     assert any("<@1>" in line and "Steel" in line for line in lines)
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     assert "Alice" in text and "Bob" in text and "#6" in text
+    assert text.startswith("**Play**, round") and "freight train at Dunmore" in text.replace("Freight", "freight")
+    building = play_state(alice={}, bob={})
+    building.phase = "initial-build"
+    view = GAME.view(building, None)
+    assert FRONTEND.describe_state(view, NAMES).startswith("**Initial build**, round")
+    assert FRONTEND.alt_text(view, NAMES).startswith("Initial build, round"), "words, not the engine's code"
     assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
 
 
