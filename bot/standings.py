@@ -20,6 +20,7 @@ import discord
 from bot.ai_seats import AI_NAME
 from bot.alt_text import attachment, shorten
 from bot.drawing import draw_off_loop
+from bot.host import UserError
 from bot.ratings import ALL, PEOPLE, change_text, new_rating, shown
 from bot.render.canvas import (
     BODY,
@@ -140,11 +141,14 @@ def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: s
 
 async def leaderboard_message(store: Store, guild_id: str, slug: str | None, *, picture: bool = True) -> dict:
     """`/leaderboard [game]`: the words, and the picture with its alt text (send() keyword arguments);
-    the words alone without `picture` (bot.text_view)."""
+    the words alone without `picture` (bot.text_view). With no rated game yet, what to do is said to the asker
+    alone, as a refusal: there is nothing to share."""
     with_ai = (await store.guild_settings(guild_id)).leaderboard_with_ai
     sections = await leaderboard_rows(store, guild_id, slug, with_ai)
     text = leaderboard_text(sections, slug, with_ai)
-    if not picture or not any(rows for _, rows in sections):
+    if not any(rows for _, rows in sections):
+        raise UserError(text)
+    if not picture:
         return {"content": text}
     title = f"Leaderboard: {get_game(slug).title}" if slug else "Leaderboard: every game"
     subtitle = "Games with Parlor (AI) counted too" if with_ai else "Games between people"

@@ -38,17 +38,25 @@ async def test_a_share_button_works_after_a_restart(fake_discord: FakeDiscord, t
     channel = fake_discord.channel("games")
     first, _ = await start_bot(fake_discord, database)
     try:
-        private = (await fake_discord.slash(alice, "leaderboard", channel=channel)).response
+        private = (await fake_discord.slash(alice, "stats", channel=channel)).response
     finally:
         await first.close()
     second, _ = await start_bot(fake_discord, database)
     try:
         await fake_discord.click(alice, private, share_button(private))
         await fake_discord.wait_for(lambda: private.buttons() == [], what="the Share button to go")
-        assert fake_discord.messages(channel)[-1].content.startswith("Shared by alice:\nNo rated game")
+        assert fake_discord.messages(channel)[-1].content == f"Shared by alice:\n{private.content}"
     finally:
         await second.close()
     fake_discord.assert_no_unknown_routes()
+
+
+async def test_an_empty_leaderboard_is_said_privately_with_nothing_to_share(fake_discord: FakeDiscord,
+                                                                            parlor: ParlorBot):
+    alice = fake_discord.create_user("alice")
+    board = await fake_discord.slash(alice, "leaderboard", channel=fake_discord.channel("games"))
+    assert board.ephemeral and board.response.content.startswith("No rated game on this server yet")
+    assert board.response.buttons() == [], "no Share button for an empty leaderboard"
 
 
 async def test_two_presses_of_share_at_once_post_once(fake_discord: FakeDiscord, parlor: ParlorBot):
