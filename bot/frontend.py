@@ -169,6 +169,19 @@ class Form:
 Component = ActionButton | Select | Form
 
 
+def form_answers(form: Form, values: Mapping[str, str]) -> dict[str, str]:
+    """The form's own fields from `values`, each within its length: Discord's modal enforces them, a web page's
+    request (or a forged one) is checked here, before any frontend reads an answer."""
+    answers = {}
+    for field in form.fields:
+        value = str(values.get(field.key, ""))
+        if not field.min_length <= len(value) <= field.max_length:
+            raise IllegalMove(f"{field.label} takes {field.min_length} to {field.max_length} characters; "
+                              f"that answer has {len(value)}.")
+        answers[field.key] = value
+    return answers
+
+
 @dataclass(frozen=True)
 class Step:
     """What choosing a step token shows the chooser alone: a line of text and the next components."""

@@ -21,7 +21,7 @@ from bot.actions import Done, guarded, host_of, play, pressed_session
 from bot.alt_text import attachment, private_alt, step_alt
 from bot.components import component_view, form_modal
 from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, narrate, step_key
+from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, form_answers, narrate, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.replies import image_names, text_names
@@ -203,8 +203,9 @@ async def submit_form(interaction: discord.Interaction, session_id: int, version
 
     async def work() -> Done:
         pressed = await check_press(interaction, session_id, version, key, Form)
+        assert isinstance(pressed.component, Form)
         frontend = frontend_for(pressed.session.slug)
-        action = frontend.action_for_form(key, form_values(interaction.data or {}))
+        action = frontend.action_for_form(key, form_answers(pressed.component, form_values(interaction.data or {})))
         return await _act(interaction, pressed, version, action)
 
     await play(interaction, work)

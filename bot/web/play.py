@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Form, Select, Step, narrate
+from bot.frontend import ActionButton, Form, Select, Step, form_answers, narrate
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
 from bot.presses import NOT_OFFERED, Pressed, offered, undo_offered
@@ -50,7 +50,7 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
     pressed = await offered(host, session, player, version, key, KINDS[kind])
     frontend = frontend_for(session.slug)
     if isinstance(pressed.component, Form):
-        action = frontend.action_for_form(key, values)
+        action = frontend.action_for_form(key, form_answers(pressed.component, values))
     else:
         tokens = tokens if isinstance(pressed.component, Select) else [key]
         step, action = _step_or_action(pressed, tokens)

@@ -143,3 +143,28 @@ async def press_from_page(host, session, player, choice, chooser, show, depth: i
         assert usable and depth < 4, f"a step offers something to choose: {answer}"
         return await press_from_page(host, session, player, chooser.choice(usable), chooser, show, depth + 1)
     return answer
+
+
+async def test_a_form_answer_longer_than_its_field_is_refused_from_a_page(host):
+    """Discord's form stops at the field's length (9 digits of points); a page's request is held to it too, and
+    an answer too long for Python to read as a number is a refusal, not a crash."""
+    await host.open_lobby(guild_id="1", channel_id="40", slug="two-fat-dudes", creator=ALICE)
+    _, began = await host.join("40", BOB)
+    session, view = began.session, began.public_view
+
+    async def show(outcome) -> None:
+        pass
+
+    for _ in range(200):
+        if view["phase"] == "encounter":
+            break
+        key = "edge.retreat" if view["phase"] == "edge" else "roll"
+        await press(host, session, view["to_act"][0], {"version": session.version, "kind": "button", "key": key}, show)
+        session = await host.session(session.id)
+        view = host.public_view(session)
+    assert view["phase"] == "encounter"
+    for digits in (20, 5000):
+        body = {"version": session.version, "kind": "form", "key": "offer", "values": {"points": "1" * digits}}
+        with pytest.raises(IllegalMove, match=f"1 to 9 characters; that answer has {digits}"):
+            await press(host, session, view["to_act"][0], body, show)
+    assert (await host.session(session.id)).version == session.version
