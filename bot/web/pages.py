@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.components import LABEL_MAX, named
+from bot.dice_table import dice_line
 from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
@@ -74,15 +75,17 @@ class Pages:
         if session.state is None:
             lobby = lobby_message(session)
             page.update(turn="", headline="", narration=[], text=_plain(lobby["embed"].description or "", names),
-                        log=[])
+                        log=[], dice="")
             return page
         view = self.host.public_view(session)
         page.update(
             turn=_plain(turn_line(session, view), names),
-            headline=_plain(headline(session) or "", names),
+            # An abandoned table's headline points to its New game button, which a page does not have.
+            headline=_plain(headline(session) or "", names) if session.status != "abandoned" else "",
             narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
             text=_plain(state_words(session, view, text_names(session)), names),
             log=await self.logs.lines(session),
+            dice=(dice_line(session) or "").replace("`", ""),  # as the table shows it, without Discord's code marks
         )
         return page
 

@@ -366,6 +366,7 @@ PAGE = """<!doctype html>
 <img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
 <figcaption id="board-text" class="text"></figcaption>
 </figure>
+<p id="dice" class="text"></p>
 </section>
 <section aria-labelledby="narration-heading">
 <h2 id="narration-heading">Since the turn changed</h2>

@@ -168,3 +168,16 @@ async def test_a_form_answer_longer_than_its_field_is_refused_from_a_page(host):
         with pytest.raises(IllegalMove, match=f"1 to 9 characters; that answer has {digits}"):
             await press(host, session, view["to_act"][0], body, show)
     assert (await host.session(session.id)).version == session.version
+
+
+async def test_a_page_shows_the_tables_dice_line_and_no_button_it_lacks(host):
+    """The dice commitment while the game runs, the seed once it is abandoned; and no headline pointing to the
+    table's New game button, which a page does not have."""
+    session_id = await john_henry(host)
+    pages = Pages(host)
+    running = await pages.public(await host.session(session_id), "/b")
+    assert running["dice"].startswith("🎲 Dice commitment: ") and "`" not in running["dice"]
+    abandoned = await host.abandon("10", ALICE.id, can_manage=False)
+    page = await pages.public(abandoned, "/b")
+    assert abandoned.dice_seed in page["dice"] and page["headline"] == ""
+    assert page["turn"] == "This game was abandoned."

@@ -24,6 +24,7 @@ from bot.host import Host
 from bot.replies import image_names
 from bot.store import Store
 from bot.web.links import Pass
+from games.dice import commitment
 from tests.conftest import start_bot
 from tests.e2e.browser import PHONE, Recorder, browser  # noqa: F401
 from tests.e2e.helpers import begun_by_buttons, latest_board, table
@@ -126,6 +127,9 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         await fits_a_phone(pages[user.name])
         assert f"(you are {user.name})" in await pages[user.name].inner_text("h1")
     session = await parlor.host.last_session_in(str(channel.id))
+    await wait_for_version(pages["alice"], session.version)
+    assert f"Dice commitment: {commitment(session.dice_seed)}" in await pages["alice"].inner_text("#dice"), \
+        "the page shows the table's dice commitment"
     for step in range(400):
         session = await parlor.host.session(session.id)
         if session.status != "active":
@@ -145,6 +149,8 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         await page.locator("#done:not(:empty)").wait_for()  # the press is answered once Discord shows it
         await wait_for_version(page, session.version + 1)
         assert await page.inner_text("#error") == ""
+        if await page.locator("#controls button").count():
+            assert await page.locator("#controls :focus").count() == 1, "the keyboard's focus stays in the choices"
         discord_table = table(fake_discord, channel)
         assert f"move {session.version + 1}" in discord_table.embeds[0]["footer"]["text"], "Discord follows"
     assert session.status == "finished"
@@ -154,6 +160,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         await wait_for_version(page, session.version)
         assert "game is over" in await page.inner_text("#turn")
         assert await page.locator("#controls button").count() == 0
+        assert f"Dice seed, revealed: {session.dice_seed}" in await page.inner_text("#dice")
 
 
 async def test_a_johari_players_page_shows_his_bones_and_nobody_elses_does(fake_discord, parlor, browser):  # noqa: F811

@@ -36,6 +36,7 @@
     rich($("turn"), page.turn || (page.status === "lobby" ? "Waiting for players to join." : ""));
     rich($("headline"), page.headline);
     rich($("board-text"), page.text);
+    rich($("dice"), page.dice);
     picture($("board"), page.board);
     list($("narration"), page.narration);
     const log = $("log");
@@ -170,6 +171,8 @@
     busy = true;
     $("error").textContent = "";
     $("done").textContent = "";
+    // Disabling the pressed button drops the keyboard's focus to the page: it is given back below.
+    const hadFocus = $("controls").contains(document.activeElement);
     document.querySelectorAll("#controls button").forEach((element) => { element.disabled = true; });
     try {
       const answer = await fetch(`${base}/press`, {
@@ -185,6 +188,10 @@
     } finally {
       busy = false;
       document.querySelectorAll("#controls button").forEach((element) => { element.disabled = false; });
+      if (hadFocus && !$("controls").contains(document.activeElement)) {
+        const first = $("controls").querySelector("button, input");
+        if (first) first.focus();
+      }
     }
   }
 
