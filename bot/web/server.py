@@ -28,7 +28,7 @@ from aiohttp import web
 
 from bot.actions import APOLOGY
 from bot.gate import RESTARTING, Gate
-from bot.host import Host, MoveOutcome, UserError
+from bot.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.storage_errors import StorageError
 from bot.store import SessionRecord
 from bot.web.feed import Feed
@@ -36,6 +36,10 @@ from bot.web.links import BadLink, Links, Pass
 from bot.web.pages import Pages
 from bot.web.play import press
 from games.core import IllegalMove
+
+PAGE_WORDS = {STALE_BUTTON: "The game moved on since this page showed that choice: the choices shown now are "
+                            "the current ones."}
+"""Refusals that speak of Discord's messages and commands, as a page says them."""
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +224,8 @@ class WebServer:
             try:
                 answer = await press(self.host, session, granted.player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
-                return _json({"error": self.host.humanize(session, refusal.message)}, status=409)
+                said = PAGE_WORDS.get(refusal.message, refusal.message)
+                return _json({"error": self.host.humanize(session, said)}, status=409)
             except StorageError as error:
                 return _json({"error": error.reply}, status=503)
             except Exception:
