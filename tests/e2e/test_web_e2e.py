@@ -338,3 +338,24 @@ async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_dis
         await bot.close()
         await task
     fake_discord.assert_no_unknown_routes()
+
+
+async def test_a_menu_options_description_is_shown_under_its_label(fake_discord, parlor, browser):  # noqa: F811
+    """A phone has no tooltip: what a pawn's moves are ("2 moves") is written under its label, while the
+    button's name, what a screen reader announces first, stays the label."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    users = {str(alice.id): alice, str(bob.id): bob}
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    for _ in range(2):
+        placer = parlor.host.to_act(await parlor.host.last_session_in(str(channel.id)))[0]
+        assert not (await fake_discord.slash(users[placer], "place", channel=channel, order="1 2 3 4 5")).ephemeral
+    session = await parlor.host.last_session_in(str(channel.id))
+    mover = users[parlor.host.to_act(session)[0]]
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, mover, channel))[1])
+    await wait_for_version(page, session.version)
+    pawn = page.get_by_role("button", name=re.compile(r"^Pawn \d on [a-f]\d$")).first
+    hint = await pawn.locator(".hint").inner_text()
+    assert re.search(r"\d (move|jump)", hint) and hint == await pawn.get_attribute("title")

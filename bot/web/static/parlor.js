@@ -122,7 +122,16 @@
     if (choice.kind === "select" && choice.max <= 1) {
       return group(choice.label, choice.options.map((option) => {
         const element = button(option.label, "secondary", () => send({ kind: "select", key: choice.key, tokens: [option.token] }));
-        if (option.description) element.title = option.description;
+        if (option.description) {
+          // Seen under the label (a phone has no tooltip); read as the button's description, its name staying the label.
+          element.title = option.description;
+          element.setAttribute("aria-label", option.label);
+          const hint = document.createElement("small");
+          hint.className = "hint";
+          hint.setAttribute("aria-hidden", "true");
+          hint.textContent = option.description;
+          element.append(hint);
+        }
         return element;
       }));
     }
