@@ -19,7 +19,9 @@ Rulings:
   a move, so the move log still replays to the stored state.
 - When the game waits on every player at once (a roll-off), nobody can claim: abandon it instead.
 - Nothing waits and nothing times out while the game waits on nobody, in a lobby, or once over.
-- Changing a server's periods applies from the next wait or reminder on; timers already due stay.
+- Changing a server's periods applies at once: a claim is judged on the clock in force when it is made (a
+  shorter clock may make a running wait claimable at once), and a reminder's next one follows the new
+  period; timers already due stay. The moderator who changes them is told so.
 - A player the game newly waits on (not the one who just acted) gets a turn notice, a direct message, if
   he asked for them (`/notify`). Whether he did is decided by the store inside the move's own transaction
   (bot.store), not read before it: a move reads nothing first, and a choice made in another process counts

@@ -128,7 +128,8 @@ class Turns(commands.Cog):
         text = (f"Reminders every {periods.reminder_hours:g} h; the others may `/game claim` after "
                 f"{periods.turn_clock_hours:g} h.")
         if changing:
-            text = f"Saved. {text} (Games apply it from their next turn.)"
+            text = (f"Saved. {text} Running games use it at once: a game already waiting longer than the new "
+                    "clock may be claimed now, and its next reminder follows the new period.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won on this server (private; Share posts it)")

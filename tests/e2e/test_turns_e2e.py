@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import table
 from tests.fakediscord import CommandError
 
@@ -70,6 +71,24 @@ async def test_only_manage_server_changes_the_periods(fake_discord, parlor):
     assert saved.ephemeral and saved.response.content.startswith("Saved. Reminders every 6 h")
     clock = await fake_discord.slash(moderator, "settings clock", channel=general)
     assert "after 48 h" in clock.response.content and "every 6 h" in clock.response.content
+
+
+async def test_a_changed_clock_counts_at_once_as_the_moderator_is_told(fake_discord, parlor):
+    clock = FakeClock()
+    parlor.host.clock = parlor.dispatcher.clock = clock
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    moderator = fake_discord.create_user("mod", moderator=True)
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake_discord.slash(bob, "game join", channel=channel)
+    await fake_discord.slash(alice, "roll", channel=channel)  # the roll-off waits on bob alone
+    clock.advance(2 * 3600)
+    assert "not run out yet" in (await fake_discord.slash(alice, "game claim", channel=channel)).response.content
+    told = (await fake_discord.slash(moderator, "settings clock", channel=channel, hours=1.0)).response.content
+    assert "use it at once" in told and "may be claimed now" in told
+    claimed = await fake_discord.slash(alice, "game claim", channel=channel)
+    assert not claimed.ephemeral, "what the moderator was told holds: bob's running turn is past the new clock"
+    assert (await parlor.host.last_session_in(str(channel.id))).end_reason == "timeout"
 
 
 async def test_channel_commands_refuse_in_direct_messages(fake_discord, parlor):
