@@ -54,6 +54,8 @@ STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message'
                 "or the slash commands.")
 ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
              "this channel's game, or the slash commands.")
+ABANDON_WHO = "(Its players, or members with Manage Channels, may `/game abandon` it.)"
+"""Who may end an open game early: said to anyone told a game stands in his way, who may not be one of them."""
 NO_GAME_YET = "No game has been played in this channel yet. Start one with `/game start`."
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
@@ -456,8 +458,8 @@ class Host:
         except ChannelBusy:
             existing = await self.store.open_session_in(channel_id)
             title = get_game(existing.slug).title if existing else "A game"
-            raise UserError(f"{title} is already open in this channel. Finish it, `/game abandon` it, "
-                            "or start yours in another channel.") from None
+            raise UserError(f"{title} is already open in this channel: start yours in another channel, or once "
+                            f"it is over. {ABANDON_WHO}") from None
 
     async def join(self, channel_id: str, seat: Seat) -> tuple[SessionRecord, MoveOutcome | None]:
         """Seat a player; a lobby that becomes full begins at once (returned as the outcome)."""
@@ -557,7 +559,7 @@ class Host:
         the last that began (`last_game_in`): a lobby closed empty since then does not stand in its way.
         """
         if await self.store.open_session_in(channel_id) is not None:
-            raise UserError("A game is still open in this channel: finish it (or `/game abandon` it) first.")
+            raise UserError(f"A game is still open in this channel: the rematch waits until it is over. {ABANDON_WHO}")
         last = await self.last_game_in(channel_id)
         if last is None:
             raise UserError(NO_GAME_YET)

@@ -2,7 +2,7 @@
 
 `/game rules` with no game lists the games with their `game:` values; `/endturn` is named as typed;
 an invited player is never told to `/game begin`; typed `/swap` and `/place` can name an AI seat
-(@Parlor, with `ai:` among several).
+(@Parlor, with `ai:` among several); a bystander told a game stands in his way learns who may abandon it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from games import GAMES
 from tests.e2e.helpers import table
 from tests.e2e.test_ai_e2e import quick_ai
 from tests.e2e.test_dice_e2e import reply
+from tests.e2e.test_john_henry_e2e import start_game
 from tests.fakediscord import FakeDiscord
 
 
@@ -102,3 +103,15 @@ async def test_typed_swap_and_place_name_an_ai_seat(fake_discord: FakeDiscord, p
     await fake_discord.slash(alice, "place", channel=channel, target=parlor_user, ai=3, position="out")
     moves = await parlor.host.moves(session)
     assert moves[made + 1].action == {"type": "place", "target": "ai-3", "position": "out"}, moves[made + 1].action
+
+
+async def test_a_bystander_is_not_sent_to_abandon_a_game_he_may_not(fake_discord: FakeDiscord, parlor: ParlorBot):
+    alice, bob, dave = (fake_discord.create_user(name) for name in ("alice", "bob", "dave"))
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    refused = await fake_discord.slash(dave, "game start", channel=channel, game="johari-bones")
+    advice = refused.response.content
+    assert refused.ephemeral and "another channel" in advice
+    assert "Its players, or members with Manage Channels, may `/game abandon` it" in advice
+    followed = await fake_discord.slash(dave, "game abandon", channel=channel)
+    assert "Only its players, or members with Manage Channels" in followed.response.content, "what he was told"
