@@ -101,9 +101,9 @@ def _turn_summary(host: Host, session: SessionRecord, player: str, now: float) -
     since = min((session.waiting_since or {}).get(p, session.updated_at) for p in to_act)
     waited = format_duration(now - since)
     if player in to_act:
-        others = [session.name_of(p) for p in to_act if p != player]
+        others = [discord.utils.escape_markdown(session.name_of(p)) for p in to_act if p != player]
         return f"**your turn**{' (with ' + ', '.join(others) + ')' if others else ''}, for {waited}"
-    return f"waiting on {', '.join(session.name_of(p) for p in to_act)} for {waited}"
+    return f"waiting on {', '.join(discord.utils.escape_markdown(session.name_of(p)) for p in to_act)} for {waited}"
 
 
 def history_text(sessions: list[SessionRecord]) -> str:
@@ -120,12 +120,13 @@ def result_summary(session: SessionRecord) -> str:
     reason = END_REASONS.get(session.end_reason or "", session.end_reason or "ended")
     if session.status == "abandoned":
         return reason
-    winners = [session.name_of(p) for p in (session.result or {}).get("winners", [])]
+    winners = [discord.utils.escape_markdown(session.name_of(p)) for p in (session.result or {}).get("winners", [])]
     won = f"won by {', '.join(winners)}" if winners else "nobody won"
     return f"{won} ({reason})"
 
 
 def stats_text(name: str, rows: list[GameStats]) -> str:
+    name = discord.utils.escape_markdown(name)  # a display name, shown as written (Share posts it)
     if not rows:
         return f"{name} has not finished a game on this server yet."
     lines = [f"**{name} on this server:**"]

@@ -91,7 +91,7 @@ def turn_line(session: SessionRecord, public_view: dict) -> str:
     lines = [f"{', '.join(mention(p) for p in people)}: your turn."] if people else []
     for seat in session.players:
         if seat.id in to_act and seat.stand_in:
-            lines.append(f"{AI_NAME} is playing {seat.name}'s turn.")
+            lines.append(f"{AI_NAME} is playing {discord.utils.escape_markdown(seat.name)}'s turn.")
         elif seat.id in to_act and seat.ai:
             lines.append(f"{mention(seat.id)} is thinking.")
     return "\n".join(lines)

@@ -72,8 +72,10 @@ def ranked(rows: Sequence[RatedPlayer]) -> list[tuple[int, RatedPlayer]]:
     return found
 
 
-def _entry(rank: int, row: RatedPlayer) -> str:
-    return f"{rank}. {row.name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
+def _entry(rank: int, row: RatedPlayer, *, markdown: bool = False) -> str:
+    """One line of the leaderboard; in a message (`markdown`) the name is escaped, so it shows as written."""
+    name = discord.utils.escape_markdown(row.name) if markdown else row.name
+    return f"{rank}. {name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
 
 
 MESSAGE_MAX = 2000
@@ -93,7 +95,7 @@ def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: st
     for game, rows in sections:
         if slug is None:
             lines.append(f"__{get_game(game).title}__")
-        lines += [_entry(rank, row) for rank, row in ranked(rows)]
+        lines += [_entry(rank, row, markdown=True) for rank, row in ranked(rows)]
     footer = "Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours)."
     text = "\n".join([*lines, footer])
     while len(text) > MESSAGE_MAX and len(lines) > 1:
@@ -181,6 +183,6 @@ def add_rating_field(embed: discord.Embed, session: SessionRecord, changes: Sequ
         return
     pool = PEOPLE if any(change.pool == PEOPLE for change in changes) else ALL
     ordered = sorted((change for change in changes if change.pool == pool), key=lambda change: -shown(change.after))
-    lines = [f"{change.name}: {change_text(change)}" for change in ordered]
+    lines = [f"{discord.utils.escape_markdown(change.name)}: {change_text(change)}" for change in ordered]
     name = "Ratings" if pool == PEOPLE else f"Ratings (games with {AI_NAME}, counted apart)"
     embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)

@@ -102,7 +102,8 @@ def pings(record: TableRecord, now: list[str], session: SessionRecord, *, first:
 
 
 def headline(session: SessionRecord) -> str | None:
-    if session.status == "active" and (standing := [seat.name for seat in session.players if seat.stand_in]):
+    standing = [discord.utils.escape_markdown(seat.name) for seat in session.players if seat.stand_in]
+    if session.status == "active" and standing:
         return f"{AI_NAME} plays for {', '.join(standing)} until they take the seat back with `/game return`."
     if session.status == "finished" and session.end_reason == "timeout":
         idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))

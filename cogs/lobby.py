@@ -92,7 +92,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         async def work() -> Done:
             session, idle = await host_of(interaction).substitute(str(interaction.channel_id),
                                                                   str(interaction.user.id))
-            who = ", ".join(session.name_of(p) for p in idle)
+            who = ", ".join(discord.utils.escape_markdown(session.name_of(p)) for p in idle)
             return Done(session_id=session.id, private={
                 "content": f"{AI_NAME} now plays for {who}, until they take the seat back with `/game return`."})
 

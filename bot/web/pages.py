@@ -12,6 +12,7 @@ Payloads and pictures are kept per game version, so a hundred open pages cost on
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -33,6 +34,8 @@ from games.core import IllegalMove
 CACHED_VERSIONS = 256
 """Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
 LONG_TEXT = 100_000
+MARKDOWN_ESCAPE = re.compile(r"\\(.)")
+"""A character Discord's text escapes (a name shown as written: discord.utils.escape_markdown)."""
 
 
 class Pages:
@@ -184,8 +187,9 @@ def _is_action(frontend: Frontend, token: str) -> bool:
 
 
 def _plain(text: str, names: Mapping[str, str]) -> str:
-    """Discord text for a page: mentions become names (the page keeps Discord's **bold** marks)."""
-    return named(text, names, LONG_TEXT)
+    """Discord text for a page: mentions become names, and a name escaped for Discord shows as written (the
+    page keeps Discord's **bold** marks)."""
+    return named(MARKDOWN_ESCAPE.sub(r"\1", text), names, LONG_TEXT)
 
 
 def _keep(cache: OrderedDict, key: Any, value: Any, size: int) -> None:
