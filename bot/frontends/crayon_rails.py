@@ -239,8 +239,9 @@ class CrayonRailsFrontend(Frontend):
             lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train "
                          f"{where}, loads {', '.join(player['loads']) or 'none'}, "
                          f"locked {'; '.join(locked) or 'none'}.")
-        free = sum(not card["locks"] for card in view["pool"])
-        lines.append(f"Pool: {len(view['pool'])} cards, {free} unlocked.")
+        shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size
+        free = sum(not card["locks"] for card in shared)
+        lines.append(f"Pool: {len(shared)} cards, {free} unlocked.")
         events = [f"{event['kind']} at {event['target']}" for event in view["active_events"]]
         if events:
             lines.append(f"Events in force: {', '.join(events)}.")
@@ -360,7 +361,10 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "qualified":
             return f"{who} meets the victory conditions: that stands, and the round is finished first."
         case "game_over":
-            return "Game over: " + ", ".join(display_name(names, w) for w in event["winners"]) + " wins!"
+            winners = [display_name(names, w) for w in event["winners"]]
+            if len(winners) == 1:
+                return f"Game over: {winners[0]} wins!"
+            return f"Game over: {', '.join(winners[:-1])} and {winners[-1]} share the victory!"
         case "play_started":
             return "Initial building is over: trains run now."
     return None

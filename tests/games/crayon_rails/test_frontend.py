@@ -151,3 +151,12 @@ def test_the_close_up_follows_the_acting_train():
     far = Table(GAME.view(state, None), NAMES)
     far.compose()
     assert far.zoom_origin[0] > left
+
+
+def test_a_kept_card_is_not_counted_in_the_pool_and_a_shared_victory_is_said_so():
+    state = play_state(pool=[pool_card(1), pool_card(3, (("bob", 0),)), pool_card(6, private_to="alice")])
+    alt = FRONTEND.alt_text(GAME.view(state, None), NAMES)
+    assert "Pool: 2 cards, 1 unlocked." in alt, "a card kept privately is not in the pool (rules: pool size)"
+    assert FRONTEND.describe_events([{"type": "game_over", "winners": ["alice", "bob"]}], NAMES) == [
+        "Game over: Alice and Bob share the victory!"]
+    assert FRONTEND.describe_events([{"type": "game_over", "winners": ["bob"]}], NAMES) == ["Game over: Bob wins!"]
