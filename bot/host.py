@@ -486,12 +486,15 @@ class Host:
             return await self._write(session, players=players), None
 
     async def leave(self, channel_id: str, player: str) -> SessionRecord:
-        """Leave a lobby; the last one out closes it."""
+        """Leave a lobby; the last one out closes it. An invited player who has not joined declines: the seat
+        kept for him is free for anyone."""
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
             if session.status != "lobby":
                 raise UserError("The game has begun: to stop it, use `/game abandon`.")
+            if player not in session.player_ids and player in session.invited:
+                return await self._write(session, invited=[p for p in session.invited if p != player])
             if player not in session.player_ids:
                 raise UserError("You are not in this lobby.")
             players = [seat for seat in session.players if seat.id != player]

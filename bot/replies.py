@@ -225,7 +225,8 @@ def _lobby_lines(session: SessionRecord, waiting: list[str]) -> list[str]:
              else f"{game.min_players}–{game.max_players}")
     lines = [f"**{game.title}** for {seats} players.", f"Joined: {joined}."]
     if waiting:
-        lines.append(f"Invited: {', '.join(mention(p) for p in waiting)}: press **Join** or use `/game join`.")
+        lines.append(f"Invited: {', '.join(mention(p) for p in waiting)}: press **Join** or use `/game join` "
+                     "(**Leave** declines).")
     if len(session.players) < game.max_players:
         lines.append("Anyone may press **Join**." if not waiting else "")
     if game.min_players < game.max_players:

@@ -49,6 +49,16 @@ async def test_invited_opponent_has_the_seat(host):
     assert outcome is not None and session.player_ids == [ALICE.id, BOB.id]
 
 
+async def test_an_invited_player_declines_with_leave_and_frees_his_seat(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
+    declined = await host.leave(CHANNEL, BOB.id)
+    assert declined.status == "lobby" and declined.invited == [] and declined.player_ids == [ALICE.id]
+    with pytest.raises(UserError, match="not in this lobby"):
+        await host.leave(CHANNEL, BOB.id)
+    session, outcome = await host.join(CHANNEL, CAROL)
+    assert outcome is not None and session.player_ids == [ALICE.id, CAROL.id], "the seat kept for Bob was free"
+
+
 async def test_join_twice_and_leave(host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     with pytest.raises(UserError, match="already joined"):
