@@ -597,6 +597,8 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
+            if session.status not in OPEN_STATUSES:  # ended while this waited its turn: its result stands
+                raise UserError(await self._no_open_game(channel_id))
             if player not in session.player_ids and not can_manage:
                 raise UserError("Only its players, or members with Manage Channels, can abandon this game.")
             return await self._write(session, status="abandoned", end_reason="abandoned", waiting_since=None,

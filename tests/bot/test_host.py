@@ -254,3 +254,34 @@ async def test_a_channel_s_next_game_is_found_after_the_last_one_ended(host):
     assert (await host.open_session("c-next")).id == second.id
     await host.join("c-next", ALICE)
     assert (await host.open_session("c-next")).status == "active", "the copy it returns is the latest"
+
+
+async def test_an_abandon_that_waited_on_the_last_move_leaves_its_result_standing(host):
+    """The abandon reached the game's lock while its last move was committing: that game is over, played out,
+    rated; the abandon is refused and writes nothing."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session_id, game = began.session.id, get_game("john-henry")
+    for _ in range(500):
+        session = await host.current(session_id)
+        player = host.to_act(session)[0]
+        action = host.legal_actions(session, player)[0]
+        after, _ = game.apply(host.state_of(session), player, action, await host._chance_of_next_move(session))
+        if game.result(after) is not None:
+            break
+        await host.act(session_id, player, action)
+    last, abandon = await asyncio.gather(host.act(session_id, player, action),
+                                         host.abandon(CHANNEL, BOB.id, can_manage=False), return_exceptions=True)
+    assert last.session.status == "finished"
+    assert isinstance(abandon, UserError) and "is over" in abandon.message
+    stored = await host.store.session(session_id)
+    assert (stored.status, stored.end_reason, stored.version) == ("finished", "played out", last.session.version)
+
+
+async def test_two_abandons_at_once_write_once(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    first, second = await asyncio.gather(host.abandon(CHANNEL, ALICE.id, can_manage=False),
+                                         host.abandon(CHANNEL, BOB.id, can_manage=False), return_exceptions=True)
+    assert first.status == "abandoned" and isinstance(second, UserError) and "abandoned" in second.message
+    assert (await host.store.session(began.session.id)).version == began.session.version + 1
