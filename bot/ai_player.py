@@ -122,6 +122,18 @@ class AiPlayer:
         try:
             outcome = await self.host.act(session.id, player, action, expected_version=session.version, by_ai=True)
         except UserError:
-            return True  # someone moved first, or the seat was taken back: look again
+            if (await self.host.session(session_id)).version != session.version:
+                return True  # someone moved first, or the seat was taken back: look again
+            # Refused on the very game it chose for: a fault of the search, not a race. Looking again would choose
+            # the same forever, so the seat plays its first legal action instead (the log names the action's type
+            # only: its fields may name what the seat alone sees).
+            log.error("the AI's %s in session %s was refused; it plays its first legal action instead",
+                      action.get("type"), session_id)
+            fallback = self.host.legal_actions(session, player)[0]
+            try:
+                outcome = await self.host.act(session.id, player, fallback, expected_version=session.version,
+                                              by_ai=True)
+            except UserError:
+                return True
         await self.post(outcome)
         return True

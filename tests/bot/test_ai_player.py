@@ -144,3 +144,22 @@ async def test_stats_count_games_with_the_ai_apart(host):
     await play_as_people(host, ai, session.id)
     rows = await stats(host, ALICE.id, "1")
     assert [(row.slug, row.played, row.against_ai) for row in rows] == [("john-henry", 1, True)]
+
+
+async def test_an_ai_move_refused_on_its_own_game_falls_back_to_a_legal_one(host, monkeypatch, caplog):
+    """Should the search ever choose an illegal action, the AI would choose it again forever: it plays its first
+    legal action instead, and the log says so, naming the action's type only."""
+    import bot.ai_player
+
+    def faulty(game, view, player, rng, **budget):
+        return {"type": "roll", "secret": "a-hidden-bone"}  # no game accepts this
+
+    monkeypatch.setattr(bot.ai_player, "choose_action", faulty)
+    ai, posted = runner(host)
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="two-fat-dudes", creator=ALICE)
+    session, _ = await host.seat_ai(CHANNEL, ALICE.id)
+    await host.act(session.id, ALICE.id, host.legal_actions(session, ALICE.id)[0])  # the roll-off waits on the AI
+    with caplog.at_level("DEBUG"):
+        await asyncio.wait_for(ai.idle(), 30)  # before, it chose the refused action again and again
+    assert posted.outcomes, "the AI moved"
+    assert "the AI's roll in session" in caplog.text and "a-hidden-bone" not in caplog.text
