@@ -7,11 +7,14 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Mapping
+from typing import Any
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import create_bot, point_at_discord
+from bot.client import WebUnavailable, create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
 from bot.storage_errors import StorageError
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"parlor: {error}", file=sys.stderr)
         return 2
     except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors())
+        problems = "; ".join(_problem(e) for e in error.errors())
         print(f"parlor: bad setting: {problems}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
@@ -57,7 +60,21 @@ def main(argv: list[str] | None = None) -> int:
         print("parlor: Discord refused DISCORD_TOKEN: copy a fresh token from the Developer Portal "
               "(Bot -> Reset Token).", file=sys.stderr)
         return 2
+    except WebUnavailable as error:
+        print(f"parlor: {error}. Choose another WEB_PORT (or WEB_HOST), or leave WEB_PORT unset.", file=sys.stderr)
+        return 2
+    except aiohttp.ClientConnectorError as error:
+        print(f"parlor: cannot reach Discord at {error.host}:{error.port} ({error.os_error.strerror or error.os_error})"
+              ": check this machine's connection (and DISCORD_API_BASE, if set).", file=sys.stderr)
+        return 2
     return 0
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """One setting's problem, as the .env names it: "WEB_PORT: …" (a rule across settings names none)."""
+    message = str(error["msg"]).removeprefix("Value error, ")
+    where = ".".join(map(str, error["loc"])).upper()
+    return f"{where}: {message}" if where else message
 
 
 async def _run(settings: Settings, token: str) -> None:

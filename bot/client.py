@@ -80,6 +80,10 @@ class ParlorTree(app_commands.CommandTree):
             log.warning("could not send the apology for interaction %s", interaction.id)
 
 
+
+class WebUnavailable(Exception):
+    """The web pages cannot listen where the settings say (WEB_HOST, WEB_PORT)."""
+
 class ParlorBot(commands.Bot):
     """The bot process: one host over one store, shared by every cog."""
 
@@ -143,7 +147,11 @@ class ParlorBot(commands.Bot):
         self.web = WebServer(self.host, await Links.open(self.host.store, secret),
                              show_move=lambda outcome: show_ai_move(self, outcome), gate=self.gate,
                              link_hours=self.settings.web_link_hours)
-        await self.web.start(self.settings.web_host, self.settings.web_port, self.settings.web_base_url)
+        try:
+            await self.web.start(self.settings.web_host, self.settings.web_port, self.settings.web_base_url)
+        except OSError as error:  # the port taken, the host unknown: said in one line by `python -m bot`
+            where = f"{self.settings.web_host}:{self.settings.web_port}"
+            raise WebUnavailable(f"cannot serve the web pages on {where}: {error.strerror or error}") from error
         ai_poke, web = self.host.changed, self.web
 
         def changed(session: SessionRecord) -> None:
@@ -188,9 +196,12 @@ class ParlorBot(commands.Bot):
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:
             log.warning("Discord did not close within %gs; exiting anyway", DISCORD_CLOSE_TIMEOUT)
-        if getattr(self, "host", None) is not None and not self._store_closed:
+        # The store given at creation too: a login Discord refused never reached setup_hook, and its database
+        # threads would keep the process alive after the error was said.
+        store = self.host.store if getattr(self, "host", None) is not None else self._store
+        if store is not None and not self._store_closed:
             self._store_closed = True
-            await self.host.store.close()
+            await store.close()
 
 
 class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):

@@ -11,6 +11,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
 from bot.shards import Shards
 
+DEFAULT_WEB_HOST = "127.0.0.1"
+"""The web pages listen on this machine only unless told otherwise (a reverse proxy in front: README)."""
+
 
 class MissingToken(RuntimeError):
     """Raised when the bot is started without DISCORD_TOKEN."""
@@ -34,26 +37,35 @@ class Settings(BaseSettings):
     force_command_sync: bool = Field(default=False,
                                      description="Sync slash commands at start even if unchanged since the last sync.")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
-    reminder_hours: float = Field(default=12.0, gt=0, description="Default reminder period for servers.")
-    turn_clock_hours: float = Field(default=48.0, gt=0, description="Default turn clock before /game claim.")
+    reminder_hours: float = Field(default=12.0, gt=0, allow_inf_nan=False,
+                                  description="Default reminder period for servers.")
+    turn_clock_hours: float = Field(default=48.0, gt=0, allow_inf_nan=False,
+                                    description="Default turn clock before /game claim.")
     shard_count: int | None = Field(default=None, gt=0,
                                     description="How many shards the whole bot runs (over all its processes).")
     shard_ids: Annotated[list[int] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1; needs SHARD_COUNT.")
     web_port: int | None = Field(default=None, ge=0, le=65535,
                                  description="Serve the games' web pages on this port (unset: no web pages).")
-    web_host: str = Field(default="127.0.0.1", description="The address the web pages listen on.")
+    web_host: str = Field(default=DEFAULT_WEB_HOST, description="The address the web pages listen on.")
     web_base_url: str | None = Field(default=None,
                                      description="The pages' public address for links, e.g. https://parlor.example.org.")
     web_secret: SecretStr | None = Field(default=None, description="Signs the web links (unset: a random secret "
                                                                    "kept in the database).")
-    web_link_hours: float = Field(default=72.0, gt=0, description="How long a player's personal web link works.")
+    web_link_hours: float = Field(default=72.0, gt=0, allow_inf_nan=False,
+                                  description="How long a player's personal web link works.")
 
     @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", "shard_count",
                      "web_port", "web_base_url", "web_secret", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_host", mode="before")
+    @classmethod
+    def _blank_host_is_the_default(cls, value: object) -> object:
+        """Left blank in .env, the host is the default one, not every interface."""
+        return DEFAULT_WEB_HOST if isinstance(value, str) and not value.strip() else value
 
     @field_validator("database_url")
     @classmethod

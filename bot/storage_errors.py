@@ -32,6 +32,12 @@ class StorageBusy(StorageError):
     startup = "the database is locked by another program"
 
 
+class StoragePathUnusable(StorageError):
+    """The database file's folder cannot be made: a part of its path is a file, or missing and not creatable."""
+
+    startup = "its folder cannot be made (a part of the path is a file, or cannot be created)"
+
+
 class StorageReadOnly(StorageError):
     reply = ("Nothing was changed: the bot's database is read-only, so nothing can be saved. Tell the "
              "server's admin (the bot's host must make the database writable); your game is kept as it was.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import sqlite3
@@ -32,7 +33,7 @@ from bot.migrations import MIGRATIONS
 from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
-from bot.storage_errors import StorageBusy, StorageError, StorageReadOnly, from_sqlite
+from bot.storage_errors import StorageBusy, StorageError, StoragePathUnusable, StorageReadOnly, from_sqlite
 
 log = logging.getLogger(__name__)
 
@@ -329,6 +330,8 @@ class Store:
             db = await aiosqlite.connect(path, isolation_level=None)
         except PermissionError as error:
             raise StorageReadOnly(str(error)) from error
+        except OSError as error:  # a part of the path is a file, or a folder that cannot be made there
+            raise (StorageReadOnly if error.errno == errno.EROFS else StoragePathUnusable)(str(error)) from error
         except sqlite3.Error as error:
             raise from_sqlite(error) or StorageError(str(error)) from error
         db.row_factory = sqlite3.Row

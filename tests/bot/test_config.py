@@ -131,3 +131,64 @@ def test_the_web_pages_are_off_unless_web_port_is_set(clean_env):
     clean_env.setenv("WEB_PORT", "70000")
     with pytest.raises(ValidationError, match="65535"):
         Settings(_env_file=None)
+
+
+async def said_on_exit(process: asyncio.subprocess.Process) -> str:
+    """What the process said on stderr; it must exit with 2 (a setting to fix) within a minute, not hang."""
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    said = stderr.decode()
+    assert process.returncode == 2, said
+    assert "Traceback" not in said, "one line saying why, not a traceback"
+    return said
+
+
+async def test_a_wrong_token_is_said_and_the_process_exits(fake_discord, tmp_path):
+    """The store was opened before the login Discord refused: its threads kept the process alive."""
+    process = await bot_process(fake_discord, tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", DISCORD_TOKEN="wrong")
+    assert "Discord refused DISCORD_TOKEN" in await said_on_exit(process)
+
+
+async def test_discord_unreachable_is_said_in_one_line(fake_discord, tmp_path):
+    process = await bot_process(fake_discord, tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}",
+                                DISCORD_API_BASE=f"http://127.0.0.1:{free_port()}/api/v10")
+    said = await said_on_exit(process)
+    assert "cannot reach Discord at 127.0.0.1:" in said and "DISCORD_API_BASE" in said
+
+
+async def test_a_web_port_in_use_is_said_in_one_line(fake_discord, tmp_path):
+    taken = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = taken.sockets[0].getsockname()[1]
+    try:
+        process = await bot_process(fake_discord, tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", WEB_PORT=str(port))
+        said = await said_on_exit(process)
+    finally:
+        taken.close()
+    assert f"cannot serve the web pages on 127.0.0.1:{port}" in said and "WEB_PORT" in said
+
+
+async def test_a_database_folder_that_cannot_be_made_is_said_in_one_line(fake_discord, tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    process = await bot_process(fake_discord, tmp_path, f"sqlite:///{tmp_path / 'a-file' / 'p.sqlite3'}")
+    assert "its folder cannot be made" in await said_on_exit(process)
+
+
+def test_a_setting_error_reads_cleanly(clean_env, capsys):
+    from bot.__main__ import main
+
+    clean_env.setenv("DISCORD_TOKEN", "x")
+    clean_env.setenv("SHARD_IDS", "0")
+    assert main([]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("parlor: bad setting: SHARD_IDS needs SHARD_COUNT") and "Value error" not in said
+
+
+@pytest.mark.parametrize("name", ["REMINDER_HOURS", "TURN_CLOCK_HOURS", "WEB_LINK_HOURS"])
+def test_hours_must_be_finite(clean_env, name):
+    clean_env.setenv(name, "inf")
+    with pytest.raises(ValidationError, match="finite"):
+        Settings(_env_file=None)
+
+
+def test_a_blank_web_host_is_the_default_one(clean_env):
+    clean_env.setenv("WEB_HOST", " ")
+    assert Settings(_env_file=None).web_host == "127.0.0.1"
