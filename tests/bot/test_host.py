@@ -285,3 +285,14 @@ async def test_two_abandons_at_once_write_once(host):
                                          host.abandon(CHANNEL, BOB.id, can_manage=False), return_exceptions=True)
     assert first.status == "abandoned" and isinstance(second, UserError) and "abandoned" in second.message
     assert (await host.store.session(began.session.id)).version == began.session.version + 1
+
+
+async def test_the_channels_last_session_passes_over_a_lobby_closed_empty(host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    await host.leave(CHANNEL, ALICE.id)
+    assert (await host.last_session_in(CHANNEL)).id == began.session.id, "the game that began, not the closed lobby"
+    lobby = await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=CAROL)
+    assert (await host.last_session_in(CHANNEL)).id == lobby.id, "an open lobby comes first"
