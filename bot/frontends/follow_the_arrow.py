@@ -38,6 +38,7 @@ from bot.frontend import (
 )
 from bot.render.follow_the_arrow import draw_follow_the_arrow
 from games.core import IllegalMove
+from games.follow_the_arrow_board import ARROWS
 
 _SEPARATORS = re.compile(r"[\s,;:>\-–→]+")
 _BUTTON_ACTIONS = {"call_jump": {"type": "call_jump"}, "decline_call": {"type": "decline_call"}}
@@ -285,7 +286,8 @@ class FollowTheArrowFrontend(Frontend):
             goal = "6" if player["colour"] == "black" else "1"
             pawns = player["pawns"]
             home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
-            where = ", ".join(f"pawn {n} on {circle}" for n, circle in sorted(pawns.items()) if circle) or "not placed"
+            where = ", ".join(f"pawn {n} on {circle} (arrows {' '.join(ARROWS[circle])})"
+                              for n, circle in sorted(pawns.items()) if circle) or "not placed"
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {where} ({home}/5 across)")
         if view["phase"] == "over" or view["to_act"]:  # an abandoned or claimed game waits on nobody
             lines.append(_turn_line(view, name))

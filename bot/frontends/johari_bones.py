@@ -251,7 +251,7 @@ class JohariBonesFrontend(Frontend):
             lines.append("Game over.")
         elif view["to_act"]:
             waiting = ", ".join(display_name(names, player) for player in view["to_act"])
-            step = "to choose a box" if view["phase"] == "scoring" else "to play"
+            step = {"scoring": "to choose a box", "drawn": "to place the bone drawn"}.get(view["phase"], "to play")
             lines.append(f"Waiting for {waiting} {step}.")
         if sheets:
             lines.append(f"Boxes filled: {'; '.join(sheets)}.")

@@ -20,6 +20,7 @@ from typing import Any
 from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name, points_text
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
+from games.two_fat_dudes import TRACK
 
 FORM_TITLES = {"offer": "Offer points to pass", "counter": "Counter-offer"}
 QUICK_OFFERS = (0, 5, 10)
@@ -117,6 +118,7 @@ class TwoFatDudesFrontend(Frontend):
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
                          f"**{points_text(player['score'])}**{extra}")
         lines.append(f"Encounters: {view['encounters']} of 5")
+        lines.append(TRACK_WORDS)
         offer = view.get("offer")
         if offer is not None:
             payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
@@ -126,7 +128,7 @@ class TwoFatDudesFrontend(Frontend):
             winners = view.get("winners") or []
             lines.append("Winners: " + ", ".join(map(name, winners)))
         elif view.get("to_act"):  # an abandoned or claimed game waits on nobody
-            lines.append(f"Waiting for {', '.join(map(name, view['to_act']))} ({view['phase']})")
+            lines.append(f"Waiting for {', '.join(map(name, view['to_act']))} {_to_do(view)}.")
         return "\n".join(lines)
 
     def buttons(self, view: dict) -> list[ActionButton]:
@@ -192,11 +194,27 @@ class TwoFatDudesFrontend(Frontend):
         return super().verb_action(verb, options)
 
 
+TRACK_WORDS = "Track: " + ", ".join(f"{space} {colour} {number}" for space, (colour, number) in TRACK.items()) + "."
+"""The hallway's spaces in words (what the picture's colours and numbers say): where a roll would score."""
+TO_DO = {"roll-off": "to roll for the start", "walk": "to roll", "race": "to roll",
+         "edge": "to retreat or send back (the Edge)"}
+"""What the game waits for in each phase, in words (an encounter's depends on the offer: `_to_do`)."""
+
+
+def _to_do(view: dict) -> str:
+    if view["phase"] == "encounter":
+        return "to accept, decline or counter the offer" if view.get("offer") else "to offer points or pass"
+    return TO_DO.get(view["phase"], f"({view['phase']})")
+
+
 def _where(player: dict) -> str:
     if player["exited"]:
         return "out of the hallway"
     start = 0 if player["colour"] == "red" else 14
-    return "on their start semicircle" if player["position"] == start else f"on space {player['position']}"
+    if player["position"] == start:
+        return "on their start semicircle"
+    colour, number = TRACK[player["position"]]
+    return f"on space {player['position']} ({colour} {number})"
 
 
 def _edge_line(event: dict, name: Callable[[str], str]) -> str:

@@ -84,7 +84,7 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     assert len(alt) <= ALT_TEXT_MAX
     assert alt.startswith(f"Board of Crayon Rails (public locking) #7, move 41. {LONG_A}'s turn.")
     for player in view["players"]:
-        assert f"{player['cash']} cash, super train at {place(player['at'])}" in alt
+        assert f"{player['cash']} cash, majors {player['majors_joined']}/3, super train at {place(player['at'])}" in alt
         assert "loads Machinery, Chocolate, Livestock, locked #" in alt
     for card in (card for card in view["pool"] if card["locks"]):
         assert f"#{card['id']} " in alt, f"locked card {card['id']} is named"
@@ -96,7 +96,7 @@ def test_a_train_not_yet_placed_is_said_so():
     game = get_game("crayon-rails")
     state = game.new_game([A, B], SeededRandomness(3))
     alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
-    assert "alice: 50 cash, freight train not placed, loads none" in alt, alt
+    assert "alice: 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
 
 
 def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():

@@ -230,7 +230,8 @@ def test_narration_of_a_chain_pass_draw_and_win():
 
 def test_describe_state_lists_pawns_turn_and_calls():
     text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
-    assert "Black <@1>: pawn 1 on b1, pawn 2 on d1, pawn 3 on a1, pawn 4 on e1, pawn 5 on c1 (0/5 across)" in text
+    assert ("Black <@1>: pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "
+            "pawn 4 on e1 (arrows N") in text, "each circle's arrows, as the picture shows them"
     assert "<@1> to move." in text
     state, _ = callable_state()
     assert "<@2> may call Jump!" in FRONTEND.describe_state(GAME.view(state, None), MENTIONS)

@@ -255,6 +255,8 @@ def test_describe_state_shows_face_up_bones_totals_and_whose_turn():
     text = FRONTEND.describe_state(GAME.view(new(), None), NAMES)
     assert "Hand 1 of 10" in text and "Alice: face up 1-1" in text and "Waiting for Alice to play" in text
     assert "1-3" not in text
+    drawn = FRONTEND.describe_state(GAME.view(drawn_state(), None), NAMES)
+    assert "Waiting for Alice to place the bone drawn." in drawn, "what the picture says: a drawn bone is placed"
 
 
 def test_describe_state_at_scoring_lists_every_bone_and_who_still_chooses():

@@ -236,8 +236,10 @@ def test_describe_state_tells_positions_scores_edge_and_offer():
     view = view_of(phase="encounter", positions=[6, 7], scores=[22, 6], encounters=2,
                    offer=Offer(payer=0, points=18, proposed_by=1))
     text = FRONTEND.describe_state(view, NAMES)
-    assert "Alice: on space 6, **22 points** (start player)" in text
-    assert "Bob: on space 7, **6 points** (holds the Edge)" in text
+    assert "Alice: on space 6 (blue 2), **22 points** (start player)" in text, "the space's colour, as pictured"
+    assert "Track: 1 red 1, 2 red 2, 3 blue 1," in text and "7 green 10" in text, "where a roll would score"
+    assert "Waiting for Alice to accept, decline or counter the offer." in text, "what is awaited, in words"
+    assert "Bob: on space 7 (green 10), **6 points** (holds the Edge)" in text
     assert "Encounters: 2 of 5" in text
     assert "Alice pays Bob 18 points (proposed by Bob)" in text
     assert "Waiting for Alice" in text
