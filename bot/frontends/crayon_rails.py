@@ -327,7 +327,9 @@ def _narrate(event: dict, names: Names) -> str | None:
     who = display_name(names, event["player"]) if "player" in event else ""
     match event["type"]:
         case "kept":
-            return f"{who} keeps {len(event['cards'])} card(s) privately locked."
+            kept = len(event["cards"])
+            return (f"{who} keeps {kept} card{'s' if kept > 1 else ''} privately locked." if kept
+                    else f"{who} keeps no card.")
         case "built":
             path = event["path"]
             return (f"{who} builds {len(path) - 1} section{'s' if len(path) > 2 else ''} from "

@@ -58,7 +58,8 @@ class JohnHenryFrontend(Frontend):
             for player in view["players"]
         ]
         center = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
-        lines.append(f"Golden spike: {center} of {SPIKE_DOTS} dots at Promontory Point")
+        lines.append(f"Golden spike: {center} of {SPIKE_DOTS} dots at Promontory Point" if center < SPIKE_DOTS
+                     else f"Golden spike: driven at Promontory Point ({center} dots, {SPIKE_DOTS} needed)")
         holder = view["john_henry"]
         if holder == "dead":
             lines.append("John Henry: dead, with his hammer in his hand")

@@ -198,3 +198,11 @@ def test_rules_text_is_short_and_mentions_the_key_rules():
     assert len(FRONTEND.rules_text) <= 1500
     for phrase in ("golden spike", "Promontory Point", "doubles", "6 dots", "7"):
         assert phrase in FRONTEND.rules_text
+
+
+def test_a_driven_spike_is_said_so_not_counted_past_its_dots():
+    running = FRONTEND.describe_state(view(in_play(alice=(7, 3), bob=(7, 2))), NAMES)
+    assert "Golden spike: 5 of 7 dots at Promontory Point" in running
+    won, _ = apply(in_play(alice=(7, 3), bob=(7, 2), john_henry=0), A, {"type": "roll"}, [5, 5])
+    over = FRONTEND.describe_state(view(won), NAMES)
+    assert "Golden spike: driven at Promontory Point (15 dots, 7 needed)" in over and "of 7 dots" not in over

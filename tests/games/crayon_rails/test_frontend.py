@@ -160,3 +160,9 @@ def test_a_kept_card_is_not_counted_in_the_pool_and_a_shared_victory_is_said_so(
     assert FRONTEND.describe_events([{"type": "game_over", "winners": ["alice", "bob"]}], NAMES) == [
         "Game over: Alice and Bob share the victory!"]
     assert FRONTEND.describe_events([{"type": "game_over", "winners": ["bob"]}], NAMES) == ["Game over: Bob wins!"]
+
+
+def test_the_cards_kept_are_counted_in_words():
+    told = [FRONTEND.describe_events([{"type": "kept", "player": "bob", "cards": cards}], NAMES)[0]
+            for cards in ([], [7], [7, 9])]
+    assert told == ["Bob keeps no card.", "Bob keeps 1 card privately locked.", "Bob keeps 2 cards privately locked."]
