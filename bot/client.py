@@ -181,7 +181,7 @@ class ParlorBot(commands.Bot):
         if not await self.gate.close(IN_FLIGHT_GRACE):
             log.warning("closing with %d interactions still running after %gs", self.gate.running, IN_FLIGHT_GRACE)
         if self.dispatcher is not None:
-            await self.dispatcher.stop()
+            await self.dispatcher.stop(IN_FLIGHT_GRACE)
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
         if getattr(self, "collector", None) is not None:

@@ -86,6 +86,9 @@ class TurnDispatcher:
         self._wait = wait
         self._wakeup = asyncio.Event()
         self._sleeping_until: float | None = None
+        self._sending: asyncio.Future[int] | None = None
+        """The timer being fired (claimed, its message on its way), shielded from the loop's cancellation."""
+        self._stopping = False
         self._loop = Background("parlor-turn-dispatcher", self.run)
 
     def wake(self, due_at: float) -> None:
@@ -96,7 +99,18 @@ class TurnDispatcher:
     def start(self) -> None:
         self._loop.start()
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop firing timers. A message on its way is given `grace` seconds to go first: its timer is already
+        marked fired, so cut off it would be lost (a crash may still lose it: README, "Playing over a day")."""
+        self._stopping = True
+        sending = self._sending
+        if sending is not None:
+            if grace > 0:
+                with contextlib.suppress(Exception):  # a failed send was logged where it failed; a slow one is cut
+                    await asyncio.wait_for(asyncio.shield(sending), grace)
+            sending.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sending
         await self._loop.stop()
 
     async def run(self) -> None:
@@ -116,18 +130,28 @@ class TurnDispatcher:
         """Fire every timer due now; returns how many messages were sent (or attempted)."""
         sent = 0
         for timer in await self.store.due_timers(self.clock(), self.shards):
-            message = await self._claim(timer)
-            if message is None:
-                continue
-            sent += 1
+            if self._stopping:
+                break
+            self._sending = asyncio.ensure_future(self._fire(timer))
             try:
-                if isinstance(message, Reminder):
-                    await self._send_reminder(message)
-                else:
-                    await self._send_notice(message)
-            except Exception:
-                log.exception("could not send %s timer %s of session %s", timer.kind, timer.id, timer.session_id)
+                sent += await asyncio.shield(self._sending)
+            finally:
+                self._sending = None
         return sent
+
+    async def _fire(self, timer: Timer) -> int:
+        """Claim one due timer and send its message: 1 if a message was due (sent or attempted), else 0."""
+        message = await self._claim(timer)
+        if message is None:
+            return 0
+        try:
+            if isinstance(message, Reminder):
+                await self._send_reminder(message)
+            else:
+                await self._send_notice(message)
+        except Exception:
+            log.exception("could not send %s timer %s of session %s", timer.kind, timer.id, timer.session_id)
+        return 1
 
     async def _claim(self, timer: Timer) -> Reminder | TurnNotice | None:
         """Mark the timer fired (scheduling the next reminder); the message to send, if still wanted."""

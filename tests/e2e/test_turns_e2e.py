@@ -3,9 +3,12 @@ on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.bot.conftest import FakeClock
+from tests.conftest import start_bot
 from tests.e2e.helpers import table
 from tests.fakediscord import CommandError
 
@@ -97,3 +100,32 @@ async def test_channel_commands_refuse_in_direct_messages(fake_discord, parlor):
                                        game="john-henry")
     assert refused.ephemeral and "server channel" in refused.response.content
     assert await parlor.host.store.sessions_where("1 = 1") == []
+
+
+async def test_a_reminder_on_its_way_when_the_bot_stops_is_delivered(fake_discord, tmp_path):
+    """Its timer is marked fired before it is sent: a graceful stop that cut it off would lose it for good, so the
+    stop lets it land first (bounded, as for the interactions in flight)."""
+    bot, task = await start_bot(fake_discord, str(tmp_path / "parlor.sqlite3"))
+    clock = FakeClock()
+    bot.host.clock = bot.dispatcher.clock = clock
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake_discord.slash(bob, "game join", channel=channel)
+    await fake_discord.slash(alice, "roll", channel=channel)  # the roll-off waits on bob alone
+    path = f"/api/v10/channels/{channel.id}/messages"
+    posts = lambda: sum(1 for method, where, _ in fake_discord.world.requests if (method, where) == ("POST", path))  # noqa: E731
+    before, held = posts(), fake_discord.hold("POST", f"/channels/{channel.id}/messages")
+    clock.advance(13 * 3600)
+    bot.dispatcher.wake(0)
+    await fake_discord.wait_for(lambda: posts() > before, what="the reminder on its way")
+    stopping = asyncio.create_task(bot.dispatcher.stop(grace=60))  # as the bot's close() stops it
+    for _ in range(10):
+        await asyncio.sleep(0)  # a few turns of the loop, no time passing
+    assert not stopping.done(), "the stop waits for the reminder on its way"
+    held.set()  # Discord takes it at last
+    await stopping
+    await bot.close()
+    await task
+    reminded = [m for m in fake_discord.messages(channel) if (m.content or "").startswith("⏰")]
+    assert len(reminded) == 1 and f"<@{bob.id}>" in reminded[0].content
