@@ -80,9 +80,9 @@ class ParlorTree(app_commands.CommandTree):
             log.warning("could not send the apology for interaction %s", interaction.id)
 
 
-
 class WebUnavailable(Exception):
     """The web pages cannot listen where the settings say (WEB_HOST, WEB_PORT)."""
+
 
 class ParlorBot(commands.Bot):
     """The bot process: one host over one store, shared by every cog."""

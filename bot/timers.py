@@ -97,6 +97,7 @@ class TurnDispatcher:
             self._wakeup.set()
 
     def start(self) -> None:
+        self._stopping = False
         self._loop.start()
 
     async def stop(self, grace: float = 0.0) -> None:
