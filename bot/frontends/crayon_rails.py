@@ -25,7 +25,7 @@ from bot.frontends.crayon_components import (
     move_legs,
     place,
 )
-from bot.render.crayon_rails import draw_board, draw_build_preview
+from bot.render.crayon_rails import draw_board, draw_build_preview, majors_needed
 from games.core import IllegalMove, quoted
 from games.crayon_rails.mapdata import board
 
@@ -210,7 +210,7 @@ class CrayonRailsFrontend(Frontend):
             lines.append(
                 f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train {where}, "
                 f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
-                f"majors joined {player['majors_joined']}/{view.get('options', {}).get('major_cities', 3)}"
+                f"majors joined {player['majors_joined']}/{majors_needed(view)}"
             )
         for card in view["pool"]:
             demands = "; ".join(
@@ -232,13 +232,12 @@ class CrayonRailsFrontend(Frontend):
         Discord's 1,024 characters: each player's cash, majors joined, train, place, loads and locked cards; the pool's
         size; the events in force. (The embed's full list of pool demands would not fit.)"""
         lines = [f"{_phase_words(view['phase'])}, round {view['round']}."]
-        needed = view.get("options", {}).get("major_cities", 3)
         for player in view["players"]:
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
             lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, majors "
-                         f"{player['majors_joined']}/{needed}, {player['train']} train {where}, "
+                         f"{player['majors_joined']}/{majors_needed(view)}, {player['train']} train {where}, "
                          f"loads {', '.join(player['loads']) or 'none'}, locked {'; '.join(locked) or 'none'}.")
         shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size
         free = sum(not card["locks"] for card in shared)

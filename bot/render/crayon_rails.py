@@ -428,8 +428,7 @@ class Table:
             sample = ((end + 14, y + 13), (end + 58, y + 13))
             draw.line(sample, fill=INDEX[colour], width=5)
             track_mark(draw, *sample, seat, 5)
-            needed = view.get("options", {}).get("major_cities", 3)
-            goals = f"majors {player['majors_joined']}/{needed} · markers {player['markers']}"
+            goals = f"majors {player['majors_joined']}/{majors_needed(view)} · markers {player['markers']}"
             stamp(image, (WIDTH - PAD, y + 2), goals,
                   18, INK, "ra")
             loads = ", ".join(player["loads"]) or "no loads"
@@ -606,3 +605,8 @@ def crossing_points(style: MapStyle = OVERVIEW) -> Iterable[tuple[str, tuple[str
         for a, b in sections:
             (ax, ay), (bx, by) = style.point(a), style.point(b)
             yield river, (a, b), (round((ax + bx) / 2), round((ay + by) / 2))
+
+
+def majors_needed(view: dict) -> int:
+    """How many major cities a player must join to win (the game's option; 3 in games recorded before it)."""
+    return view.get("options", {}).get("major_cities", 3)
