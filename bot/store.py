@@ -33,7 +33,14 @@ from bot.migrations import MIGRATIONS
 from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
-from bot.storage_errors import StorageBusy, StorageError, StoragePathUnusable, StorageReadOnly, from_sqlite
+from bot.storage_errors import (
+    StorageBusy,
+    StorageError,
+    StoragePathIsFolder,
+    StoragePathUnusable,
+    StorageReadOnly,
+    from_sqlite,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +48,8 @@ OPEN_STATUSES = ("lobby", "active")
 BUSY_TIMEOUT_MS = 2000
 """How long a write waits for a lock another program holds: well inside Discord's 3-second deadline for
 an answer, so a user whose move could not be saved is told so."""
+DEFAULT_FILE_NAME = "parlor.sqlite3"
+"""The database file's name in DATABASE_URL's default (bot.config), suggested for a path naming a folder."""
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
 
 
@@ -324,6 +333,8 @@ class Store:
         """
         path = Path(path)
         on_disk = str(path) != ":memory:"
+        if on_disk and path.is_dir():  # before anything touches it (its mode is not a database file's)
+            raise StoragePathIsFolder(f"{SQLITE_URL}{path / DEFAULT_FILE_NAME}")
         try:
             if on_disk:
                 db_files.prepare(path)
