@@ -881,6 +881,10 @@ class Host:
         self._periods.pop(guild_id, None)
         return await self.periods_for(guild_id)
 
+    async def wants_turn_dms(self, user_id: str) -> bool:
+        """Whether `user_id` asked for a direct message when his turn comes (`/notify on`)."""
+        return user_id in await self.store.turn_dm_users([user_id])
+
     async def set_turn_dms(self, user_id: str, on: bool) -> None:
         """The store decides each turn notice in the move's own transaction (bot.turn_clock): nothing to remember."""
         await self.store.set_turn_dms(user_id, on)
