@@ -128,7 +128,7 @@ class CrayonRails:
 
 def _needs_one_place(path: list[str] | None, *destinations: str | None) -> None:
     if sum(place is not None for place in (path, *destinations)) != 1:
-        raise IllegalMove("Give either a path of mileposts or a destination (to), not both.")
+        raise IllegalMove("Give either a path of mileposts or one destination (toward), not both.")
 
 
 def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: list[dict]) -> None:
@@ -143,9 +143,9 @@ def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: l
             upgrade(state, player, train, events)
         case act.Start(city=city):
             start(state, player, city, events)
-        case act.Move(path=path, to=to):
-            _needs_one_place(path, to)
-            move(state, player, path, to, events)
+        case act.Move(path=path, toward=toward, to=to):
+            _needs_one_place(path, toward, to)
+            move(state, player, path, toward or to, events, legacy=to is not None)
         case act.Pickup(load=load):
             pickup(state, player, load, events)
         case act.Drop(load=load):
