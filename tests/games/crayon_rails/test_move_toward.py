@@ -11,9 +11,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from bench.positions import random_states
 from games.core import SeededRandomness
 from games.crayon_rails.engine import GAME
-from games.crayon_rails.routing import train_route
+from games.crayon_rails.mapdata import board, edge
+from games.crayon_rails.routing import owners, train_route, train_routes, turns_to_run
 from games.crayon_rails.state import FOREIGN_TRACK_FEE, State
 from tests.games.playthrough import digest
 
@@ -74,3 +78,31 @@ def test_a_game_recorded_with_move_to_replays_event_for_event():
         assert digest(GAME.view(state, None)) == line["view"], f"step {step}"
     assert differing == 3, "the record exercises the older routing where it differs"
     assert json.loads(json.dumps(GAME.view(state, None))) == lines[-1]["final_view"]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_no_leg_offered_pays_for_foreign_track_that_saves_no_turn(seed):
+    """Through two seeded random games (where the older routing paid for nothing within 40 moves): each
+    `move toward` offered is accepted, and runs on foreign track only when no route on the player's own
+    track arrives as soon."""
+    offered = 0
+    for state, _ in random_states("crayon-rails", ["ann", "ben"], seed=seed, max_steps=120):
+        player = state.turn.player if state.turn else None
+        if state.phase != "play" or not player or state.player(player).at is None or state.pending_losses:
+            continue
+        taken, at = owners(state), state.player(player).at
+        own_only = train_routes(state.model_copy(update={"players": [
+            p if p.id == player else p.model_copy(update={"track": []}) for p in state.players]}), player)
+        for action in GAME.legal_actions(state, player):
+            if action["type"] != "move" or "toward" not in action:
+                continue
+            GAME.apply(state, player, action, SeededRandomness(0))
+            offered += 1
+            target = board().resolve(action["toward"])
+            route = train_route(state, player, action["toward"])
+            foreign = any(taken[edge(a, b)] != player for a, b in zip([at, *route.path], route.path, strict=False))
+            if foreign and target in own_only:
+                train = state.player(player)
+                own_turns = turns_to_run(state, train, len(own_only[target].path))
+                assert own_turns > turns_to_run(state, train, len(route.path))
+    assert offered, "the game offered legs toward cities beyond reach"
