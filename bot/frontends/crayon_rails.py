@@ -3,7 +3,8 @@
 The game's own commands live in `cogs/crayon_rails.py`; this module turns their options into
 actions (`command_action`), offers their autocomplete (`choices`, from the legal actions) and
 draws the `/build to:` preview. The shared `/move` verb maps here too:
-- `/move to:<city or milepost>`: the engine follows its `train_route` as far as this turn allows;
+- `/move to:<city or milepost>`: the engine's `move toward` follows its `train_route` as far as this
+  turn allows;
   `/move path:"F7 G7 H8"`: exactly those mileposts.
 - `/build to:` asks the engine for the cheapest track toward a place that this turn's budget
   affords (previewed, then confirmed); `/build path:` builds exactly the mileposts named.
@@ -61,12 +62,13 @@ COMMANDS: dict[str, str] = {
 
 
 def move_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
+    """`/move to:` runs the engine's `toward` (its older `to` could pay the foreign-track fee for a
+    shortcut that saved no turn, and is kept for recorded games)."""
     return _place_action("move", to, path)
 
 
 def build_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
-    action = _place_action("build", to, path)
-    return build_toward(action["to"]) if "to" in action else action
+    return _place_action("build", to, path)
 
 
 def build_toward(place: str) -> dict:
@@ -76,11 +78,12 @@ def build_toward(place: str) -> dict:
 
 
 def _place_action(kind: str, to: str | None, path: str | list[str] | None) -> dict:
+    """The action for a command's `to:` or `path:` option: a place is the engine's `toward`."""
     if path:
         mileposts = path.replace(",", " ").split() if isinstance(path, str) else list(path)
         return {"type": kind, "path": mileposts}
     if to:
-        return {"type": kind, "to": to}
+        return {"type": kind, "toward": to}
     raise IllegalMove(f"Say where: to:<city or milepost> or path:\"F7 G7 ...\" for /{kind}.")
 
 

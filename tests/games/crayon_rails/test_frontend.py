@@ -97,7 +97,8 @@ def test_move_and_place_verbs():
     new, events = act(state, "alice", FRONTEND.command_action("build", {"to": "Riverton"}))
     assert events[-1]["type"] == "built"
     assert build_action(path="F7 G7") == {"type": "build", "path": ["F7", "G7"]}
-    assert move_action(to="Eastbay") == {"type": "move", "to": "Eastbay"}
+    assert move_action(to="Eastbay") == {"type": "move", "toward": "Eastbay"}
+    assert build_action(to="Eastbay") == {"type": "build", "toward": "Eastbay"}
     for unused in ("roll", "place"):
         with pytest.raises(IllegalMove):
             FRONTEND.verb_action(unused, {})
