@@ -225,7 +225,8 @@ class WebServer:
                 answer = await press(self.host, session, granted.player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
                 said = PAGE_WORDS.get(refusal.message, refusal.message)
-                return _json({"error": self.host.humanize(session, said)}, status=409)
+                # The version judged: the page keeps the refusal on screen until the game moves past it.
+                return _json({"error": self.host.humanize(session, said), "version": session.version}, status=409)
             except StorageError as error:
                 return _json({"error": error.reply}, status=503)
             except Exception:

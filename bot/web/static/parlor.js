@@ -8,6 +8,9 @@
   const $ = (id) => document.getElementById(id);
   let current = null;
   let busy = false;
+  // The game version the answer to the last press (#error or #done) speaks of: once the page shows a later
+  // one (anyone's move, from a page or from Discord), that answer no longer describes the table and goes.
+  let answered = null;
 
   function rich(element, text) {
     // Discord's **bold** as <strong>, everything else as plain text.
@@ -28,7 +31,19 @@
     else { img.hidden = true; img.removeAttribute("src"); }
   }
 
+  function tell(id, text, version) {
+    rich($(id), text);
+    answered = Math.max(current.version, Number.isInteger(version) ? version : current.version);
+  }
+
+  function forget() {
+    $("error").textContent = "";
+    $("done").textContent = "";
+    answered = null;
+  }
+
   function draw(page) {
+    if (answered !== null && page.version > answered) forget();
     current = page;
     body.dataset.version = String(page.version);
     document.title = `${page.game} #${page.number}` + (personal ? ": your page" : ": watch");
@@ -178,8 +193,7 @@
   async function send(press) {
     if (busy || !current) return;
     busy = true;
-    $("error").textContent = "";
-    $("done").textContent = "";
+    forget();
     // Disabling the pressed button drops the keyboard's focus to the page: it is given back below.
     const hadFocus = $("controls").contains(document.activeElement);
     document.querySelectorAll("#controls button").forEach((element) => { element.disabled = true; });
@@ -189,11 +203,11 @@
         body: JSON.stringify({ version: current.version, tokens: [], values: {}, ...press }),
       });
       const data = await answer.json();
-      if (data.error) $("error").textContent = data.error;
+      if (data.error) tell("error", data.error, data.version);
       else if (data.step) controls(data.step.choices, data.step);
-      else if (data.done) rich($("done"), data.done);
+      else if (data.done) tell("done", data.done, data.version);
     } catch (error) {
-      $("error").textContent = "Could not reach Parlor: check your connection and try again.";
+      tell("error", "Could not reach Parlor: check your connection and try again.", null);
     } finally {
       busy = false;
       document.querySelectorAll("#controls button").forEach((element) => { element.disabled = false; });

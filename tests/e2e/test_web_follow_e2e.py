@@ -1,0 +1,71 @@
+"""An open web page keeps up with what happens around it, not only with the moves: the real bot with its
+pages on, the fake Discord, and a real headless Chromium (tests/e2e/browser.py).
+
+- The answer to a press (`#done`, `#error`) stays until the game moves past it, then goes.
+- A personal link that expires while its page is open: the page says so and stops saying "Live".
+- A finished game that is rematched: its open pages offer the new game's public page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.client import ParlorBot
+from tests.e2e.browser import Recorder, browser  # noqa: F401
+from tests.e2e.helpers import latest_board
+from tests.e2e.test_john_henry_e2e import start_game
+from tests.e2e.test_web_e2e import links_for, parlor, wait_for_version  # noqa: F401
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeUser
+
+
+async def roll_in_discord(fake: FakeDiscord, channel: FakeChannel, user: FakeUser) -> None:
+    board = latest_board(fake, channel)
+    rolled = await fake.click(user, board, board.button(label="Roll")["custom_id"])
+    assert not rolled.ephemeral, rolled.response.content
+
+
+async def test_a_press_answer_stays_until_the_game_moves_past_it(fake_discord, parlor: ParlorBot,
+                                                                  browser):  # noqa: F811
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    users = {str(alice.id): alice, str(bob.id): bob}
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    assert set(host.to_act(session)) == set(users), "both roll for the first turn"
+    pages = {}
+    for user in (alice, bob):
+        _, pages[user.name] = await Recorder.open(browser, (await links_for(fake_discord, user, channel))[1])
+        await wait_for_version(pages[user.name], session.version)
+
+    # alice's roll from her page: its answer stays while the page shows her move, and goes with bob's.
+    page = pages["alice"]
+    await page.get_by_role("button", name="Roll", exact=True).click()
+    await page.locator("#done:not(:empty)").wait_for()
+    await wait_for_version(page, session.version + 1)
+    assert "alice rolls" in await page.inner_text("#done"), "the answer stays with the move it speaks of"
+    await roll_in_discord(fake_discord, channel, bob)
+    await wait_for_version(page, session.version + 2)
+    assert await page.inner_text("#done") == "", "another move came: the answer no longer describes the table"
+
+    # A refused press: the game moved (in Discord) while it was on its way. The refusal stays on the page
+    # that shows the game it was refused on, and goes with the next move.
+    session = await host.session(session.id)
+    mover = users[host.to_act(session)[0]]
+    page = pages[mover.name]
+    await wait_for_version(page, session.version)
+    held: asyncio.Future = asyncio.get_running_loop().create_future()
+    await page.route("**/press", lambda route: held.set_result(route))
+    await page.get_by_role("button", name="Roll", exact=True).click()
+    route = await held
+    await roll_in_discord(fake_discord, channel, mover)
+    await wait_for_version(page, session.version + 1)
+    await route.continue_()
+    await page.locator("#error:not(:empty)").wait_for()
+    assert "The game moved on" in await page.inner_text("#error")
+    assert (await host.session(session.id)).version == session.version + 1, "the refused press changed nothing"
+    session = await host.session(session.id)
+    await roll_in_discord(fake_discord, channel, users[host.to_act(session)[0]])
+    await wait_for_version(page, session.version + 1)
+    assert await page.inner_text("#error") == "", "the refusal went with the next move"
