@@ -9,8 +9,8 @@ without internet), and the Content-Security-Policy lets a page load nothing from
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
 so a page that reconnects is simply up to date. A personal page's stream checks its link at every
-change, and is told so and closed when the link was revoked or has expired. Access logs are off: a
-personal link is a password and must not end up in a log.
+change and when the link expires, and is told so and closed when the link was revoked or has expired.
+Access logs are off: a personal link is a password and must not end up in a log.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ class WebServer:
         self.host = host
         self.links = links
         self.pages = Pages(host)
-        self.feed = Feed(host.store.watched, **({"poll_seconds": poll_seconds} if poll_seconds else {}))
+        self.feed = Feed(host.store.watched, clock=lambda: self.host.clock(),
+                         **({"poll_seconds": poll_seconds} if poll_seconds else {}))
         self.show_move = show_move
         self.gate = gate or Gate()
         self.link_hours = link_hours
@@ -203,7 +204,7 @@ class WebServer:
             await self.links.check(token, now=self.host.clock())
             return await self.pages.personal(await self.pages.fresh(session.id), granted.player, *urls)
 
-        return await self._stream(request, session.id, payload)
+        return await self._stream(request, session.id, payload, expires=granted.expires)
 
     async def _private_picture(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
@@ -243,13 +244,14 @@ class WebServer:
 
     # -- the live stream ---------------------------------------------------------------------
 
-    async def _stream(self, request: web.Request, session_id: int,
-                      payload: Callable[[], Awaitable[dict]]) -> web.StreamResponse:
-        """Server-sent events: the page's payload now and after every change of the game."""
+    async def _stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
+                      expires: float | None = None) -> web.StreamResponse:
+        """Server-sent events: the page's payload now and after every change of the game (and when its link
+        `expires`, so that the page is told at once)."""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        listener = self.feed.listen(session_id)
+        listener = self.feed.listen(session_id, expires)
         last = ""
         try:
             changed = True

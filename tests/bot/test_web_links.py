@@ -92,3 +92,21 @@ async def test_the_feed_wakes_a_games_pages_on_a_poke_and_when_its_marks_move_in
     assert feed.open_pages == 0
     await feed.check()
     assert len(reads) == 3, "no page open: nothing is read"
+
+
+async def test_the_feed_wakes_a_page_once_when_its_link_expires_by_the_hosts_clock(clock):
+    async def read(ids: list[int]) -> dict[int, tuple[int, int]]:
+        return {i: (3, 0) for i in ids}
+
+    feed = Feed(read, clock=clock)
+    personal, public = feed.listen(1, expires=clock() + 60), feed.listen(1)
+    await feed.check()
+    assert await personal.wait(0) and await public.wait(0)  # the first look
+    await feed.check()
+    assert not await personal.wait(0), "nothing moved and the link still works"
+    clock.advance(60)
+    await feed.check()
+    assert await personal.wait(0), "its link expired: the page is woken to find it refused"
+    assert not await public.wait(0), "a public page's link never expires"
+    await feed.check()
+    assert not await personal.wait(0), "woken once"

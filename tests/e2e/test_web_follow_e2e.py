@@ -9,8 +9,10 @@ pages on, the fake Discord, and a real headless Chromium (tests/e2e/browser.py).
 from __future__ import annotations
 
 import asyncio
+import time
 
 from bot.client import ParlorBot
+from tests.bot.conftest import FakeClock
 from tests.e2e.browser import Recorder, browser  # noqa: F401
 from tests.e2e.helpers import latest_board
 from tests.e2e.test_john_henry_e2e import start_game
@@ -25,8 +27,8 @@ async def roll_in_discord(fake: FakeDiscord, channel: FakeChannel, user: FakeUse
     assert not rolled.ephemeral, rolled.response.content
 
 
-async def test_a_press_answer_stays_until_the_game_moves_past_it(fake_discord, parlor: ParlorBot,
-                                                                  browser):  # noqa: F811
+async def test_a_press_answer_stays_until_the_game_moves_past_it(
+        fake_discord, parlor: ParlorBot, browser):  # noqa: F811
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     users = {str(alice.id): alice, str(bob.id): bob}
     channel = fake_discord.channel("games")
@@ -69,3 +71,32 @@ async def test_a_press_answer_stays_until_the_game_moves_past_it(fake_discord, p
     await roll_in_discord(fake_discord, channel, users[host.to_act(session)[0]])
     await wait_for_version(page, session.version + 1)
     assert await page.inner_text("#error") == "", "the refusal went with the next move"
+
+
+async def test_a_page_whose_link_expires_says_it_is_no_longer_live(
+        fake_discord, parlor: ParlorBot, browser):  # noqa: F811
+    """No move comes after the expiry: the page learns it from the host's clock (moved by the test)."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    clock = FakeClock(time.time())
+    parlor.host.clock = clock
+    public, personal = await links_for(fake_discord, alice, channel)
+    session = await parlor.host.last_session_in(str(channel.id))
+    pages = {}
+    for link in (public, personal):
+        _, pages[link] = await Recorder.open(browser, link)
+        await wait_for_version(pages[link], session.version)
+        assert (await pages[link].inner_text("#connection")).startswith("Live")
+    page = pages[personal]
+    assert await page.get_by_role("button", name="Roll", exact=True).count()
+
+    clock.advance(parlor.web.link_hours * 3600)
+    await page.locator("#refusal").wait_for(state="visible")
+    assert "This link has expired" in await page.inner_text("#refusal")
+    assert (await page.inner_text("#connection")).startswith("Not live")
+    assert await page.locator("#choices").is_hidden() and await page.locator("#you").is_hidden()
+    assert (await parlor.host.session(session.id)).version == session.version, "the expiry alone moved nothing"
+    await roll_in_discord(fake_discord, channel, alice)
+    await wait_for_version(pages[public], session.version + 1)
+    assert (await pages[public].inner_text("#connection")).startswith("Live"), "a public page does not expire"

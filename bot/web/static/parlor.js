@@ -227,7 +227,7 @@
     refusal.textContent = JSON.parse(event.data).error;
     refusal.hidden = false;
     $("choices").hidden = true; $("you").hidden = true;
-    $("connection").textContent = "";
+    $("connection").textContent = "Not live: this page no longer follows the game.";
   });
   stream.onerror = () => { $("connection").textContent = "Connection lost: reconnecting…"; };
 })();
