@@ -3,8 +3,9 @@
 The store is the truth. A move this process commits pokes the feed at once (the host's `changed`
 hook, and the web's own presses); moves committed by another process (another shard on the same
 PostgreSQL, or a second program on the same SQLite file) are found by polling: one small query every
-`POLL_SECONDS` for the versions of the games that have a page open here, and for their personal
-links' generations (a revoked link's page is closed). The same poll wakes a personal page whose link
+`POLL_SECONDS` for the versions of the games that have a page open here, for their personal links'
+generations (a revoked link's page is closed), and for the rematch of a finished one (begun by any
+process: its pages offer it). The same poll wakes a personal page whose link
 has expired by the host's clock, so it says so at once instead of at the next move. Nothing is polled
 while no page is open.
 """
@@ -21,8 +22,9 @@ from bot.background import Background
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
-Marks = tuple[int, int]
-"""A game's (version, sum of its personal links' generations): a change of either is news for its pages."""
+Marks = tuple[int, ...]
+"""A game's (version, sum of its personal links' generations, the next game begun in its channel once it is
+finished): a change of any is news for its pages."""
 
 
 class Listener:

@@ -147,14 +147,14 @@ class WebServer:
 
     async def _watch_state(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
-        return _json(await self.pages.public(session, f"{request.path.rsplit('/', 1)[0]}/board.png"))
+        return _json(await self._public(session, request.path.rsplit("/", 1)[0]))
 
     async def _watch_events(self, request: web.Request) -> web.StreamResponse:
         session = await self._watched(request)
         base = request.path.rsplit("/", 1)[0]
 
         async def payload() -> dict:
-            return await self.pages.public(await self.pages.fresh(session.id), f"{base}/board.png")
+            return await self._public(await self.pages.fresh(session.id), base)
 
         return await self._stream(request, session.id, payload)
 
@@ -193,7 +193,7 @@ class WebServer:
 
     async def _play_state(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
-        return _json(await self.pages.personal(session, granted.player, *self._personal_urls(request, session.id)))
+        return _json(await self._personal(session, granted.player, self._personal_urls(request, session.id)))
 
     async def _play_events(self, request: web.Request) -> web.StreamResponse:
         granted, session = await self._granted(request)
@@ -202,7 +202,7 @@ class WebServer:
 
         async def payload() -> dict:
             await self.links.check(token, now=self.host.clock())
-            return await self.pages.personal(await self.pages.fresh(session.id), granted.player, *urls)
+            return await self._personal(await self.pages.fresh(session.id), granted.player, urls)
 
         return await self._stream(request, session.id, payload, expires=granted.expires)
 
@@ -241,6 +241,22 @@ class WebServer:
             await self.show_move(outcome)
         except Exception:
             log.exception("could not show the web move of session %s in Discord", outcome.session.id)
+
+    # -- what a page is sent ----------------------------------------------------------------
+
+    async def _public(self, session: SessionRecord, base: str) -> dict:
+        return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
+
+    async def _personal(self, session: SessionRecord, player: str, urls: tuple[str, str]) -> dict:
+        return await self._followed(session, await self.pages.personal(session, player, *urls))
+
+    async def _followed(self, session: SessionRecord, page: dict) -> dict:
+        """The page, and its game's rematch once begun: the rematch's public page, which whoever sees this page
+        may see (a player's own page of it is his to ask for with `/game web`: no link leads into a private
+        view, nor lets a personal link someone was shown reach the next game)."""
+        rematch = await self.host.rematch_after(session)
+        followed = rematch and {"title": _title(rematch), "url": self.watch_path(rematch.id)}
+        return {**page, "rematch": followed or None}
 
     # -- the live stream ---------------------------------------------------------------------
 
@@ -353,6 +369,7 @@ PAGE = """<!doctype html>
 <header>
 <h1 id="title">{title}</h1>
 <p id="turn" role="status" aria-live="polite"></p>
+<p id="rematch" role="status" aria-live="polite" hidden></p>
 </header>
 <main>
 <p id="refusal" class="refusal" role="alert"{refused_hidden}>{refusal}</p>

@@ -67,6 +67,21 @@ async def test_a_public_page_address_cannot_be_guessed_from_the_game_number(stor
             links.watched_session(guessed)
 
 
+async def test_a_finished_games_marks_move_when_the_next_game_begins_in_its_channel(store):
+    """The poll's marks: a finished game's pages learn of its rematch, begun by any process."""
+    first = await a_game(store)
+    played = await store.update_session(await store.session(first), now=NOW, status="active", state="{}")
+    elsewhere = await a_game(store, channel="2")
+    await store.update_session(await store.session(elsewhere), now=NOW, status="active", state="{}")
+    assert (await store.watched([first]))[first][2] == 0, "a running game has no next game to offer"
+    finished = await store.update_session(played, now=NOW, status="finished")
+    marks = (await store.watched([first]))[first]
+    assert marks == (finished.version, 0, 0), "another channel's game is not its next one"
+    lobby = await store.session(await a_game(store))
+    assert (await store.watched([first]))[first] == marks, "a lobby is not a game yet"
+    await store.update_session(lobby, now=NOW, status="active", state="{}")
+    assert (await store.watched([first]))[first] == (finished.version, 0, lobby.id)
+
 async def test_the_feed_wakes_a_games_pages_on_a_poke_and_when_its_marks_move_in_the_store():
     marks = {1: (3, 0), 2: (5, 0)}
     reads: list[list[int]] = []

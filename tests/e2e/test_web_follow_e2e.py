@@ -100,3 +100,38 @@ async def test_a_page_whose_link_expires_says_it_is_no_longer_live(
     await roll_in_discord(fake_discord, channel, alice)
     await wait_for_version(pages[public], session.version + 1)
     assert (await pages[public].inner_text("#connection")).startswith("Live"), "a public page does not expire"
+
+
+async def test_a_finished_games_pages_offer_its_rematch_and_only_its_public_page(
+        fake_discord, parlor: ParlorBot, browser):  # noqa: F811
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    _, spectator = await Recorder.open(browser, (await links_for(fake_discord, carol, channel))[0])
+    _, player = await Recorder.open(browser, (await links_for(fake_discord, alice, channel))[1])
+    while session.status == "active":
+        mover = host.to_act(session)[0]
+        session = (await host.act(session.id, mover, host.legal_actions(session, mover)[0])).session
+    for page in (spectator, player):
+        await wait_for_version(page, session.version)
+        assert await page.locator("#rematch").is_hidden(), "no rematch yet"
+
+    assert not (await fake_discord.slash(bob, "game rematch", channel=channel)).ephemeral
+    rematch = await host.last_session_in(str(channel.id))
+    assert rematch.id != session.id and rematch.status == "active"
+    for page in (spectator, player):
+        line = page.locator("#rematch")
+        await line.wait_for(state="visible")  # no move of the old game: the page learns it from the feed
+        assert (await line.inner_text()).startswith(f"Rematch started: watch John Henry #{rematch.id}")
+        assert await line.locator("a").get_attribute("href") == parlor.web.watch_path(rematch.id), \
+            "the new game's public page, on a player's page too"
+    assert "/game web" in await player.inner_text("#rematch"), "a player is told how to get his own page of it"
+    assert await line.get_attribute("role") == "status", "a screen reader hears it"
+    assert await host.store.web_generation(rematch.id, str(alice.id)) == 0, "no personal link of it was made"
+
+    await spectator.locator("#rematch a").click()
+    await wait_for_version(spectator, rematch.version)
+    assert f"John Henry #{rematch.id}" in await spectator.inner_text("h1"), "the link leads to the new game"
+    assert (await spectator.inner_text("#connection")).startswith("Live")

@@ -49,6 +49,7 @@
     document.title = `${page.game} #${page.number}` + (personal ? ": your page" : ": watch");
     $("title").textContent = `${page.game} #${page.number}` + (personal && page.you ? ` (you are ${page.you})` : "");
     rich($("turn"), page.turn || (page.status === "lobby" ? "Waiting for players to join." : ""));
+    rematch(page.rematch);
     rich($("headline"), page.headline);
     rich($("board-text"), page.text);
     rich($("dice"), page.dice);
@@ -63,6 +64,19 @@
       picture($("private-picture"), page.private_picture);
       controls(page.choices, null);
     }
+  }
+
+  function rematch(next) {
+    // The new game's public page (never a personal one): a player asks for his own page of it in Discord.
+    const line = $("rematch");
+    line.hidden = !next;
+    if (!next) { line.replaceChildren(); return; }
+    const link = line.querySelector("a") || document.createElement("a");
+    if (link.getAttribute("href") === next.url) return;
+    link.href = next.url;
+    link.textContent = `watch ${next.title}`;
+    line.replaceChildren("Rematch started: ", link,
+      personal ? ". To play it from a page of your own, ask for one with /game web in the game's channel." : ".");
   }
 
   function controls(choices, step) {
