@@ -5,9 +5,8 @@ hook, and the web's own presses); moves committed by another process (another sh
 PostgreSQL, or a second program on the same SQLite file) are found by polling: one small query every
 `POLL_SECONDS` for the versions of the games that have a page open here, for their personal links'
 generations (a revoked link's page is closed), and for the rematch of a finished one (begun by any
-process: its pages offer it). The same poll wakes a personal page whose link
-has expired by the host's clock, so it says so at once instead of at the next move. Nothing is polled
-while no page is open.
+process: its pages offer it). The same poll wakes a personal page whose link has expired by the host's
+clock, so it says so at once instead of at the next move. Nothing is polled while no page is open.
 """
 
 from __future__ import annotations

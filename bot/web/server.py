@@ -255,8 +255,8 @@ class WebServer:
         may see (a player's own page of it is his to ask for with `/game web`: no link leads into a private
         view, nor lets a personal link someone was shown reach the next game)."""
         rematch = await self.host.rematch_after(session)
-        followed = rematch and {"title": _title(rematch), "url": self.watch_path(rematch.id)}
-        return {**page, "rematch": followed or None}
+        followed = None if rematch is None else {"title": _title(rematch), "url": self.watch_path(rematch.id)}
+        return {**page, "rematch": followed}
 
     # -- the live stream ---------------------------------------------------------------------
 
