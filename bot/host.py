@@ -331,6 +331,18 @@ class Host:
         found = await self.store.sessions_where(f"{where} ORDER BY id DESC LIMIT 1", (channel_id,))
         return found[0] if found else None
 
+    async def rematch_after(self, session: SessionRecord) -> SessionRecord | None:
+        """The rematch of a finished game, once begun: the next game that began in its channel, if it is the same
+        game with the same players in the same seats (what `rematch` starts, or a new game the same players
+        started by hand: to someone following them, the same thing). None for any other game."""
+        if session.status != "finished":
+            return None
+        found = await self.store.sessions_where("channel_id = ? AND id > ? AND state IS NOT NULL ORDER BY id LIMIT 1",
+                                                (session.channel_id, session.id))
+        if not found or found[0].slug != session.slug or found[0].player_ids != session.player_ids:
+            return None
+        return found[0]
+
     async def session(self, session_id: int) -> SessionRecord:
         session = await self.store.session(session_id)
         if session is None:
