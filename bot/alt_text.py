@@ -32,7 +32,7 @@ from games import get_game
 
 ALT_TEXT_MAX = 1024
 """Discord's limit on an attachment's description."""
-EVENTS_AT_LEAST = 250
+EVENTS_AT_LEAST = 200
 """Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
 _MARKDOWN = re.compile(r"\*\*|__|`")
 

@@ -25,6 +25,7 @@ from bot.frontends.crayon_components import (
     move_legs,
     place,
 )
+from bot.render.canvas import seat_words
 from bot.render.crayon_rails import draw_board, draw_build_preview, majors_needed
 from games.core import IllegalMove, quoted
 from games.crayon_rails.mapdata import board
@@ -205,12 +206,12 @@ class CrayonRailsFrontend(Frontend):
 
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]
-        for player in view["players"]:
+        for seat, player in enumerate(view["players"]):
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             lines.append(
-                f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train {where}, "
-                f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
-                f"majors joined {player['majors_joined']}/{majors_needed(view)}"
+                f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, "
+                f"{player['train']} train {where}, loads {', '.join(player['loads']) or 'none'}, "
+                f"markers {player['markers']}, majors joined {player['majors_joined']}/{majors_needed(view)}"
             )
         for card in view["pool"]:
             demands = "; ".join(
@@ -232,11 +233,11 @@ class CrayonRailsFrontend(Frontend):
         Discord's 1,024 characters: each player's cash, majors joined, train, place, loads and locked cards; the pool's
         size; the events in force. (The embed's full list of pool demands would not fit.)"""
         lines = [f"{_phase_words(view['phase'])}, round {view['round']}."]
-        for player in view["players"]:
+        for seat, player in enumerate(view["players"]):
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
-            lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, majors "
+            lines.append(f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, majors "
                          f"{player['majors_joined']}/{majors_needed(view)}, {player['train']} train {where}, "
                          f"loads {', '.join(player['loads']) or 'none'}, locked {'; '.join(locked) or 'none'}.")
         shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size

@@ -28,6 +28,7 @@ from bot.frontend import (
     display_name,
     points_text,
 )
+from bot.render.canvas import seat_words
 from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
@@ -233,7 +234,7 @@ class JohariBonesFrontend(Frontend):
         lines = [f"Hand {view['hand']} of {len(BOXES)} · pile {view['pile']}"]
         sheets = []
         revealed = view["phase"] in ("scoring", "over")
-        for entry in view["players"]:
+        for seat, entry in enumerate(view["players"]):
             player = entry["id"]
             card = view["scorecard"][player]
             total = sum(points or 0 for points in card.values())
@@ -241,12 +242,13 @@ class JohariBonesFrontend(Frontend):
                 bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
                 shown = f"bones {bones}"
             else:
-                shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
+                turns = view["turns_left"][player]
+                shown = f"face up {entry['up']} · {turns} turn{'' if turns == 1 else 's'} left"
             filled = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
             if filled and sheets_apart:
                 sheets.append(f"{display_name(names, player)}: {filled}")
             boxes = f" (boxes: {filled})" if filled and not sheets_apart else ""
-            lines.append(f"{display_name(names, player)}: {shown} · total {total}{boxes}")
+            lines.append(f"{display_name(names, player)} ({seat_words(seat)}): {shown} · total {total}{boxes}")
         if view["phase"] == "over":
             lines.append("Game over.")
         elif view["to_act"]:

@@ -8,6 +8,7 @@ import pytest
 
 from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
 from bot.frontends.crayon_components import place
+from bot.render.canvas import seat_words
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import SeededRandomness
@@ -96,7 +97,8 @@ def test_a_train_not_yet_placed_is_said_so():
     game = get_game("crayon-rails")
     state = game.new_game([A, B], SeededRandomness(3))
     alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
-    assert "alice: 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
+    assert "alice (orange circle): 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
+    assert "bob (blue square): 50 cash" in alt, alt
 
 
 def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():
@@ -114,10 +116,10 @@ def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_it
              "bones": {seats[0][0]: "1-2", seats[1][0]: "3-4"}}] * 6
     alt = board_alt(session_of("johari-bones", state, players=seats), view, names, swap)
     assert len(alt) <= ALT_TEXT_MAX
-    for entry in view["players"]:
+    for seat, entry in enumerate(view["players"]):
         total = sum(points or 0 for points in view["scorecard"][entry["id"]].values())
         bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-        assert f"{names[entry['id']]}: bones {bones} · total {total}." in alt, names[entry["id"]]
+        assert f"{names[entry['id']]} ({seat_words(seat)}): bones {bones} · total {total}." in alt, names[entry["id"]]
 
 
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():

@@ -123,6 +123,14 @@ def test_narration_and_state_name_the_players():
     assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
 
 
+def test_the_words_name_each_seat_as_drawn():
+    """A player told "your train is the blue square" finds it on the picture."""
+    view = GAME.view(at_dunmore(), None)
+    for text in (FRONTEND.describe_state(view, NAMES), FRONTEND.alt_text(view, NAMES)):
+        assert text.count("orange circle") == 1 and "Alice (orange circle): 50 cash" in text, text
+        assert text.count("blue square") == 1 and "Bob (blue square): 50 cash" in text, text
+
+
 @pytest.mark.parametrize("style", [OVERVIEW, ZOOM])
 def test_every_river_crossing_is_drawn_on_both_maps(style):
     layer = map_layer(style)
