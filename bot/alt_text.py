@@ -8,8 +8,9 @@ description, so no picture can leave without one. The texts are built here from 
   who won, the frontend's `alt_text` (by default its `describe_state`, the embed's own words), then
   what happened since the turn last changed;
 - a private picture (a Johari panel, a step's picture, a build preview) from its owner's view: the
-  same head, then what the owner alone is told (his bones). It goes only to him, so it may name them;
-  a public description never says more than the public view.
+  same head, then all the picture shows him (`Frontend.private_alt_text`: his bones, and what the
+  table shows too, such as Johari's pile and score sheets). It goes only to him, so it may name his
+  bones; a public description never says more than the public view.
 
 Names are display names (a screen reader spells a mention's id), and markdown is dropped. The head
 (game, move, whose turn) always fits; past the limit the oldest events go first (the latest
@@ -116,7 +117,7 @@ def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence
 
 def private_alt(session: SessionRecord, view: dict, names: Names, viewer: str) -> str:
     """`viewer`'s own picture in words, for him alone: the head, then what his view shows him."""
-    own = plain(frontend_for(session.slug).private_text(view, names, viewer))
+    own = plain(frontend_for(session.slug).private_alt_text(view, names, viewer))
     what = f"{names.get(viewer, viewer)}'s private view"
     return " ".join(part for part in (_head(session, view, names, what), own) if part)
 

@@ -278,6 +278,11 @@ class Frontend:
         """The words of `viewer`'s private panel (what his own view shows him)."""
         return ""
 
+    def private_alt_text(self, view: dict, names: Names, viewer: str) -> str:
+        """`viewer`'s private picture in words, for its alt text (bot.alt_text): all that picture shows
+        him, which may be more than the panel's words beside it. By default those words."""
+        return self.private_text(view, names, viewer)
+
     def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
         """The next step a step token opens for `viewer` (his own view); None when `token` is an action."""
         return None

@@ -261,9 +261,10 @@ def test_describe_state_shows_face_up_bones_totals_and_whose_turn():
 
 
 def test_the_words_name_each_seats_colour_and_shape_once_as_the_picture_draws_them():
-    """A player told "you are the green triangle" finds his row on the picture: the table's words and its
-    alt text name each seat's colour and mark once, where the players are listed."""
-    texts = (FRONTEND.describe_state(GAME.view(new(), None), NAMES), FRONTEND.alt_text(GAME.view(new(), None), NAMES))
+    """A player told "you are the green triangle" finds his row on the picture: the table's words, its alt
+    text and a player's own alt text name each seat's colour and mark once, where the players are listed."""
+    texts = (FRONTEND.describe_state(GAME.view(new(), None), NAMES), FRONTEND.alt_text(GAME.view(new(), None), NAMES),
+             FRONTEND.private_alt_text(GAME.view(drawn_state(), A), NAMES, A))
     for text in texts:
         for name, seat in (("Alice", "orange circle"), ("Bob", "blue square"), ("Carol", "green triangle")):
             assert text.count(seat) == 1 and re.search(rf"^{name} \({seat}(, you)?\): ", text, re.MULTILINE), text
