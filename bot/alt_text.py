@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.frontend import Names, narrate
+from bot.frontend import Names, joined, narrate
 from bot.frontends import frontend_for
 from bot.store import SessionRecord
 from games import get_game
@@ -73,11 +73,6 @@ def shorten(text: str, limit: int = ALT_TEXT_MAX, marks: Sequence[str] = (" ",))
     if mark is not None:
         cut = cut[:cut.rindex(mark)]
     return cut.rstrip(" ,;") + "…"
-
-
-def joined(names: Sequence[str]) -> str:
-    """Names as words: alice; alice and bob; alice, bob and carol."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def ending(winners: Sequence[str]) -> str:

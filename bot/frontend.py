@@ -58,6 +58,11 @@ def display_name(names: Names, player_id: str) -> str:
     return names.get(player_id, player_id)
 
 
+def joined(names: Sequence[str]) -> str:
+    """Names as words: alice; alice and bob; alice, bob and carol."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
     """The lines a table tells for `events`: an undo (games.undo) the same way in every game, the rest
     as the game's frontend tells them. An undo names the move's kind only, never what it moved. The

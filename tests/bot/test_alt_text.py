@@ -99,7 +99,7 @@ def test_a_train_not_yet_placed_is_said_so():
     state = game.new_game([A, B], SeededRandomness(3))
     alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
     assert "alice (orange circle): 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
-    assert "bob (blue square): 50 cash" in alt, alt
+    assert "bob (blue square): 50 cash" in alt and "alice's track (solid line): none yet." in alt, alt
 
 
 def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():
