@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.alt_text import joined
+from bot.frontend import joined
 from bot.host import UserError
 from bot.text_view import TextView
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.core import IllegalMove
@@ -52,8 +53,13 @@ def city_sections(player: Player) -> Counter[str]:
 
 def pieces(player: Player) -> list[set[str]]:
     """The separate pieces of the player's track (a Flood can cut one network in two), as milepost sets."""
+    return track_pieces(player.track)
+
+
+def track_pieces(track: Iterable[Sequence[str]]) -> list[set[str]]:
+    """The separate pieces of a track given as sections (a player's, or a view's lists), as milepost sets."""
     links: dict[str, set[str]] = {}
-    for a, b in player.track:
+    for a, b in track:
         links.setdefault(a, set()).add(b)
         links.setdefault(b, set()).add(a)
     seen: set[str] = set()
