@@ -147,6 +147,7 @@ def fitted(headline: str | None, told: Sequence[str], state: str, limit: int = T
     shown = shorten("\n".join(middle), room, ("\n", " ")) if room > 0 else ""
     return shorten(text(headline, *happened, first, shown or "…", last), limit, ("\n", " "))
 
+
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                 headline: str | None = None, *, picture: bool = True) -> discord.Embed:
     """The board's embed: headline, narration, the state in words, and the picture as its image
