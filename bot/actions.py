@@ -327,7 +327,7 @@ async def perform_in_channel(interaction: discord.Interaction,
     async def work() -> MoveOutcome:
         host = host_of(interaction)
         session = await host.open_session(str(interaction.channel_id))
-        return await host.act(session.id, str(interaction.user.id), build(session))
+        return await host.act(session.id, str(interaction.user.id), build(session), from_command=True)
 
     await play(interaction, work)
 
@@ -338,7 +338,7 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
 
     async def work() -> MoveOutcome:
         session = await game_session(interaction, slug, command)
-        return await host_of(interaction).act(session.id, str(interaction.user.id), build())
+        return await host_of(interaction).act(session.id, str(interaction.user.id), build(), from_command=True)
 
     await play(interaction, work)
 
