@@ -39,37 +39,6 @@ async def public_view(parlor: ParlorBot, channel: FakeChannel) -> dict:
 # -- Two Fat Dudes ------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="/game log keeps only the last 1,900 characters: a whole game's log starts at "
-                                       "'…' and move 15 or so, the roll-off and the first walks lost")
-async def test_game_log_of_a_whole_hallway_game_still_tells_the_roll_off(fake_discord: FakeDiscord,
-                                                                         parlor: ParlorBot):
-    """README: `/game log` is "the game so far, told move by move ... with names and every die rolled".
-    A whole Two Fat Dudes game (here: four failed negotiations, the squeeze, the race) is some 40 moves;
-    its log must still tell move 1, the roll-off, not start at "…" halfway through."""
-    channel = fake_discord.channel("games")
-    alice, bob = await seated(fake_discord, channel, "two-fat-dudes")
-    users = {str(alice.id): alice, str(bob.id): bob}
-    for _ in range(300):
-        view = await public_view(parlor, channel)
-        if view["phase"] == "over":
-            break
-        actor = users[view["to_act"][0]]
-        if view["phase"] == "encounter":
-            result = await fake_discord.slash(actor, "negotiate pass", channel=channel)
-        elif view["phase"] == "edge":
-            result = await fake_discord.slash(actor, "edge", channel=channel, choice="retreat")
-        else:
-            result = await fake_discord.slash(actor, "roll", channel=channel)
-        assert not result.ephemeral, result.response.content
-    assert view["phase"] == "over"
-
-    log = await fake_discord.slash(alice, "game log", channel=channel)
-    told = log.text
-    assert "Game over" in told
-    assert "\n1. " in told and "for the start" in told, \
-        f"the log should begin with move 1 (the roll-off); it begins: {told[:120]!r}"
-
-
 def _hallway_line(players: list[str], number: int) -> list[tuple[str, dict]]:
     """A game played by the engine with the dice of seed `number`: negotiations chosen at random (seeded),
     up to a deal that swaps a dude out of the hallway and ends the game at once; [] if it does not."""
