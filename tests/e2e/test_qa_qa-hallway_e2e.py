@@ -12,11 +12,9 @@ import pytest
 from bot.client import ParlorBot
 from bot.frontend import points_text
 from games.core import SeededRandomness
-from games.dice import DiceRandomness, seed_from_int
 from games.follow_the_arrow import GAME as ARROW
 from games.follow_the_arrow import ArrowState
 from games.follow_the_arrow_board import coordinates
-from games.two_fat_dudes import GAME as HALLWAY
 from tests.e2e.helpers import table
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeUser
@@ -37,67 +35,6 @@ async def public_view(parlor: ParlorBot, channel: FakeChannel) -> dict:
 
 
 # -- Two Fat Dudes ------------------------------------------------------------------------------
-
-
-def _hallway_line(players: list[str], number: int) -> list[tuple[str, dict]]:
-    """A game played by the engine with the dice of seed `number`: negotiations chosen at random (seeded),
-    up to a deal that swaps a dude out of the hallway and ends the game at once; [] if it does not."""
-    seed = seed_from_int(number)
-    state = HALLWAY.new_game(players, DiceRandomness(seed, 0))
-    rnd = random.Random(number)
-    line: list[tuple[str, dict]] = []
-    while state.phase != "over" and len(line) < 200:
-        player = HALLWAY.to_act(state)[0]
-        if state.phase in ("roll-off", "walk", "race"):
-            action = {"type": "roll"}
-        elif state.phase == "edge":
-            action = rnd.choice(HALLWAY.legal_actions(state, player))
-        elif state.offer is None:
-            action = rnd.choice([{"type": "pass"}, {"type": "pass"},
-                                 {"type": "offer", "points": rnd.choice([0, 3, 5, 30])}])
-        else:
-            action = rnd.choice([{"type": "accept"}, {"type": "decline"}, {"type": "decline"},
-                                 {"type": "counter", "points": rnd.choice([0, 2, 7])}])
-        state, events = HALLWAY.apply(state, player, action, DiceRandomness(seed, len(line) + 1))
-        line.append((player, action))
-        kinds = [event["type"] for event in events]
-        if "accepted" in kinds and "game_over" in kinds:
-            return line
-    return []
-
-
-@pytest.mark.xfail(strict=True, reason="a deal that swaps a dude out and ends the game at once is still told as "
-                                       "'The race to the exits is on!' between the exit and 'Game over'")
-async def test_a_deal_that_ends_the_game_does_not_announce_a_race(fake_discord: FakeDiscord, parlor: ParlorBot):
-    """Rules: "a deal that swaps a dude onto his exit semicircle" makes him exit, and a first exit by the second
-    player (or during the second player's turn) ends the game at once. The table then tells "X leaves the
-    hallway!", "The race to the exits is on!", the penalty and "Game over": a new player reads that a race
-    has begun in a game that is already over."""
-    channel = fake_discord.channel("games")
-    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
-    ids = [str(alice.id), str(bob.id)]
-    number = next(n for n in range(1, 2000) if _hallway_line(ids, n))
-    parlor.host._seed_source = lambda: number  # the dice this line was played with
-    await fake_discord.slash(alice, "game start", channel=channel, game="two-fat-dudes", opponent=bob)
-    lobby = table(fake_discord, channel)
-    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-    users = {str(alice.id): alice, str(bob.id): bob}
-    commands = {"roll": ("roll", {}), "pass": ("negotiate pass", {}), "accept": ("negotiate accept", {}),
-                "decline": ("negotiate decline", {})}
-    for player, action in _hallway_line(ids, number):
-        kind = action["type"]
-        if kind in commands:
-            command, options = commands[kind]
-        elif kind == "edge":
-            command, options = "edge", {"choice": action["choice"]}
-        else:
-            command, options = f"negotiate {kind}", {"points": action["points"]}
-        result = await fake_discord.slash(users[player], command, channel=channel, **options)
-        assert not result.ephemeral, result.response.content
-    final = table(fake_discord, channel)
-    description = final.embed["description"]
-    assert "leaves the hallway!" in description and "Game over" in description, description
-    assert "The race to the exits is on!" not in description, description
 
 
 # -- Follow the Arrow ---------------------------------------------------------------------------
