@@ -10,7 +10,6 @@ import random
 import pytest
 
 from bot.client import ParlorBot
-from bot.frontend import points_text
 from games.core import SeededRandomness
 from games.follow_the_arrow import GAME as ARROW
 from games.follow_the_arrow import ArrowState
@@ -92,20 +91,6 @@ async def _won_arrow_game(fake: FakeDiscord, parlor: ParlorBot, channel: FakeCha
     line, end = next((line, end) for line, end in (_arrow_line(start, seed) for seed in range(2000))
                      if end.winner and wanted(end))
     return users, line, end
-
-
-@pytest.mark.xfail(strict=True, reason="the win line says \"bob's pawns 4 are still out\" for a single pawn")
-async def test_the_win_names_a_single_pawn_still_out_in_the_singular(fake_discord: FakeDiscord, parlor: ParlorBot):
-    """A new player reads how the points were counted: with one of the loser's pawns still out, the table
-    should say "pawn 4 is still out", not "pawns 4 are still out"."""
-    channel = fake_discord.channel("games")
-    users, line, end = await _won_arrow_game(fake_discord, parlor, channel, lambda end: len(_pawns_out(end)) == 1)
-    for player, action in line:
-        await _play(fake_discord, channel, users, player, action)
-    description = table(fake_discord, channel).embed["description"]
-    (out,) = _pawns_out(end)
-    assert f"wins {points_text(end.points, bold=True)}" in description
-    assert f"pawn {out} is still out" in description, description
 
 
 @pytest.mark.xfail(strict=True, reason="a menu pressed after a match game ended says only 'Start a new one with "
