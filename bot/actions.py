@@ -30,7 +30,7 @@ from typing import Any
 
 import discord
 
-from bot.channel_access import require_table_access, table_forbidden
+from bot.channel_access import in_a_thread, require_table_access, table_forbidden
 from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate, result_on_its_way
 from bot.host import Host, MoveOutcome, UserError
@@ -263,7 +263,8 @@ async def show_done(interaction: discord.Interaction, done: Done,
         except discord.Forbidden:
             # The channel's permissions changed since the work began (or it was the way out: /game abandon).
             log.warning("not allowed to update the table of session %s in its channel", done.session_id)
-            private = private or {"content": table_forbidden(interaction.app_permissions)}
+            forbidden = table_forbidden(interaction.app_permissions, in_thread=in_a_thread(interaction))
+            private = private or {"content": forbidden}
         except Exception:
             log.exception("could not update the table of session %s", done.session_id)
             private = private or {"content": TABLE_BEHIND}
@@ -326,7 +327,7 @@ async def perform_in_channel(interaction: discord.Interaction,
     async def work() -> MoveOutcome:
         host = host_of(interaction)
         session = await host.open_session(str(interaction.channel_id))
-        return await host.act(session.id, str(interaction.user.id), build(session))
+        return await host.act(session.id, str(interaction.user.id), build(session), from_command=True)
 
     await play(interaction, work)
 
@@ -337,7 +338,7 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
 
     async def work() -> MoveOutcome:
         session = await game_session(interaction, slug, command)
-        return await host_of(interaction).act(session.id, str(interaction.user.id), build())
+        return await host_of(interaction).act(session.id, str(interaction.user.id), build(), from_command=True)
 
     await play(interaction, work)
 

@@ -8,8 +8,9 @@ description, so no picture can leave without one. The texts are built here from 
   who won, the frontend's `alt_text` (by default its `describe_state`, the embed's own words), then
   what happened since the turn last changed;
 - a private picture (a Johari panel, a step's picture, a build preview) from its owner's view: the
-  same head, then what the owner alone is told (his bones). It goes only to him, so it may name them;
-  a public description never says more than the public view.
+  same head, then all the picture shows him (`Frontend.private_alt_text`: his bones, and what the
+  table shows too, such as Johari's pile and score sheets). It goes only to him, so it may name his
+  bones; a public description never says more than the public view.
 
 Names are display names (a screen reader spells a mention's id), and markdown is dropped. The head
 (game, move, whose turn) always fits; past the limit the oldest events go first (the latest
@@ -25,14 +26,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.frontend import Names, narrate
+from bot.frontend import Names, joined, narrate
 from bot.frontends import frontend_for
 from bot.store import SessionRecord
 from games import get_game
 
 ALT_TEXT_MAX = 1024
 """Discord's limit on an attachment's description."""
-EVENTS_AT_LEAST = 250
+EVENTS_AT_LEAST = 200
 """Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
 _MARKDOWN = re.compile(r"\*\*|__|`")
 
@@ -74,11 +75,6 @@ def shorten(text: str, limit: int = ALT_TEXT_MAX, marks: Sequence[str] = (" ",))
     return cut.rstrip(" ,;") + "…"
 
 
-def joined(names: Sequence[str]) -> str:
-    """Names as words: alice; alice and bob; alice, bob and carol."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def ending(winners: Sequence[str]) -> str:
     """How a game ended, from its winners' names."""
     return f"Game over: {joined(winners)} won." if winners else "Game over: nobody won."
@@ -116,7 +112,7 @@ def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence
 
 def private_alt(session: SessionRecord, view: dict, names: Names, viewer: str) -> str:
     """`viewer`'s own picture in words, for him alone: the head, then what his view shows him."""
-    own = plain(frontend_for(session.slug).private_text(view, names, viewer))
+    own = plain(frontend_for(session.slug).private_alt_text(view, names, viewer))
     what = f"{names.get(viewer, viewer)}'s private view"
     return " ".join(part for part in (_head(session, view, names, what), own) if part)
 

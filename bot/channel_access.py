@@ -8,13 +8,15 @@ changes. Without it, `/game start` opened a lobby nobody could see, which held t
 
 The permissions are the interaction's `app_permissions` (the bot's, in that channel, overwrites
 included), so the check costs no REST call. An interaction that carries none (value 0) is not refused.
+In a thread, posting takes Send Messages in Threads (the channel's Send Messages does not count there),
+and both the refusal and the note on a table refused after the change name that one.
 """
 
 from __future__ import annotations
 
 import discord
 
-from bot.alt_text import joined
+from bot.frontend import joined
 from bot.host import UserError
 from bot.text_view import TextView
 
@@ -47,10 +49,15 @@ def cannot_show(missing: list[str]) -> str:
             "Nothing was changed.")
 
 
-def table_forbidden(granted: discord.Permissions) -> str:
+def in_a_thread(interaction: discord.Interaction) -> bool:
+    """Whether the interaction comes from a thread (where posting takes Send Messages in Threads)."""
+    return getattr(interaction.channel, "type", None) in THREADS
+
+
+def table_forbidden(granted: discord.Permissions, *, in_thread: bool) -> str:
     """What the actor is told when his change is saved but Discord refused its table: which permissions
     are missing, as far as the interaction says."""
-    missing = missing_for_table(granted, in_thread=False, pictures=True) if granted.value else []
+    missing = missing_for_table(granted, in_thread=in_thread, pictures=True) if granted.value else []
     lacking = _lacking(missing) if missing else "Discord does not let me post here"
     return f"Done, but I can't update the game's table in this channel: {lacking}."
 
@@ -62,8 +69,7 @@ async def require_table_access(interaction: discord.Interaction, text_view: Text
     if interaction.guild_id is None or granted.value == 0:
         return
     pictures = granted.attach_files or await text_view.pictures_for(str(interaction.guild_id))
-    missing = missing_for_table(granted, in_thread=getattr(interaction.channel, "type", None) in THREADS,
-                                pictures=pictures)
+    missing = missing_for_table(granted, in_thread=in_a_thread(interaction), pictures=pictures)
     if missing:
         raise UserError(cannot_show(missing))
 

@@ -58,6 +58,11 @@ def display_name(names: Names, player_id: str) -> str:
     return names.get(player_id, player_id)
 
 
+def joined(names: Sequence[str]) -> str:
+    """Names as words: alice; alice and bob; alice, bob and carol."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
     """The lines a table tells for `events`: an undo (games.undo) the same way in every game, the rest
     as the game's frontend tells them. An undo names the move's kind only, never what it moved. The
@@ -277,6 +282,11 @@ class Frontend:
     def private_text(self, view: dict, names: Names, viewer: str) -> str:
         """The words of `viewer`'s private panel (what his own view shows him)."""
         return ""
+
+    def private_alt_text(self, view: dict, names: Names, viewer: str) -> str:
+        """`viewer`'s private picture in words, for its alt text (bot.alt_text): all that picture shows
+        him, which may be more than the panel's words beside it. By default those words."""
+        return self.private_text(view, names, viewer)
 
     def expand(self, token: str, view: dict, viewer: str, legal: Legal) -> Step | None:
         """The next step a step token opens for `viewer` (his own view); None when `token` is an action."""

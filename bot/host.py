@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 STALE_BUTTON = ("That button belongs to an earlier turn: use the latest message's buttons "
                 "or the slash commands.")
+IN_FLIGHT = ("Your move just before this command was still being made, so this one did nothing: look at the "
+             "table, then send it again if you meant another move.")
 ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here: use the buttons of "
              "this channel's game, or the slash commands.")
 ABANDON_WHO = "(Its players, or members with Manage Channels, may `/game abandon` it.)"
@@ -227,6 +229,8 @@ class Host:
         """The number of the last move logged, per session in `_records` (it numbers the next move's dice)."""
         self._undoers: dict[int, tuple[int, str | None]] = {}
         """Per session in `_records`: (version, the player who may take back the latest move then)."""
+        self._moving: dict[tuple[int, str], int] = {}
+        """(session, player) -> how many of his moves are on their way (in `act`, not yet committed or refused)."""
 
     # -- lookups -------------------------------------------------------------
 
@@ -330,6 +334,18 @@ class Host:
         where = "channel_id = ? AND state IS NOT NULL" + (" AND status IN ('finished', 'abandoned')" if over else "")
         found = await self.store.sessions_where(f"{where} ORDER BY id DESC LIMIT 1", (channel_id,))
         return found[0] if found else None
+
+    async def rematch_after(self, session: SessionRecord) -> SessionRecord | None:
+        """The rematch of a finished game, once begun: the next game that began in its channel, if it is the same
+        game with the same players in the same seats (what `rematch` starts, or a new game the same players
+        started by hand: to someone following them, the same thing). None for any other game."""
+        if session.status != "finished":
+            return None
+        found = await self.store.sessions_where("channel_id = ? AND id > ? AND state IS NOT NULL ORDER BY id LIMIT 1",
+                                                (session.channel_id, session.id))
+        if not found or found[0].slug != session.slug or found[0].player_ids != session.player_ids:
+            return None
+        return found[0]
 
     async def session(self, session_id: int) -> SessionRecord:
         session = await self.store.session(session_id)
@@ -620,14 +636,32 @@ class Host:
     # -- moves ---------------------------------------------------------------
 
     async def act(self, session_id: int, player: str, action: Mapping[str, Any],
-                  expected_version: int | None = None, *, by_ai: bool = False) -> MoveOutcome:
+                  expected_version: int | None = None, *, by_ai: bool = False,
+                  from_command: bool = False) -> MoveOutcome:
         """Apply one action for `player` (played by the AI when `by_ai`); commit it before returning.
 
         The session comes from memory when this process last wrote it: the move is then one write
         transaction and no read. If another process moved meanwhile, the write is refused, or the move
         looks illegal on the copy in memory (not his turn any more, or not yet), and the move is tried
         once more on the session read afresh.
+
+        `from_command`: a slash command, which names no version of the game, unlike a component. One that
+        arrives while the same player's previous move is still on its way was sent before he could see
+        that move's result (a Roll pressed, then `/roll` typed as well), so it is refused rather than
+        applied to a game he never saw: in John Henry it would become the bonus die of a 6.
         """
+        key = (session_id, player)
+        if from_command and key in self._moving:
+            raise UserError(IN_FLIGHT)
+        self._moving[key] = self._moving.get(key, 0) + 1
+        try:
+            return await self._act_once_locked(session_id, player, action, expected_version, by_ai)
+        finally:
+            if (left := self._moving.pop(key) - 1) > 0:
+                self._moving[key] = left
+
+    async def _act_once_locked(self, session_id: int, player: str, action: Mapping[str, Any],
+                               expected_version: int | None, by_ai: bool) -> MoveOutcome:
         async with self._lock(session_id):
             known = self._records.get(session_id)
             try:
@@ -880,6 +914,10 @@ class Host:
         await self.store.set_guild_hours(guild_id, reminder_hours=reminder_hours, turn_clock_hours=turn_clock_hours)
         self._periods.pop(guild_id, None)
         return await self.periods_for(guild_id)
+
+    async def wants_turn_dms(self, user_id: str) -> bool:
+        """Whether `user_id` asked for a direct message when his turn comes (`/notify on`)."""
+        return user_id in await self.store.turn_dm_users([user_id])
 
     async def set_turn_dms(self, user_id: str, on: bool) -> None:
         """The store decides each turn notice in the move's own transaction (bot.turn_clock): nothing to remember."""

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.ai_seats import AI_NAME, ai_name, is_ai_id
-from bot.alt_text import attachment, board_alt
+from bot.alt_text import attachment, board_alt, shorten
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
@@ -27,6 +27,10 @@ from games import GAMES, get_game
 BOARD_FILE = "board.png"
 WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
+TABLE_TEXT_MAX = 4000
+"""Characters of a table's words (its embed's description): Discord allows 4,096; the rest is margin."""
+EARLIER = "… (earlier moves: `/game log`)"
+"""Where a table's oldest lines of what happened were, when they had to go (`fitted`)."""
 
 
 def as_edit(message: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,15 +127,33 @@ def state_words(session: SessionRecord, public_view: dict, names: dict[str, str]
     return frontend_for(session.slug).describe_state(view, names)
 
 
+def fitted(headline: str | None, told: Sequence[str], state: str, limit: int = TABLE_TEXT_MAX) -> str:
+    """A table's words within `limit` (README, "Without sight or colour"): the headline, what happened and
+    the state in words. Past the limit the oldest of what happened goes first (`EARLIER` says where it is),
+    since the headline and the state, which ends with whose turn it is and what for, are what a reader
+    needs; the latest line of what happened stays. A state too long alone loses its middle lines."""
+    def text(*lines: str | None) -> str:
+        return "\n".join(line for line in lines if line)
+
+    kept = list(told)
+    while len(kept) > 1 and len(text(headline, EARLIER, *kept, state)) > limit:
+        kept.pop(0)
+    happened = [EARLIER, *kept] if len(kept) < len(told) else kept
+    whole = text(headline, *happened, state)
+    if len(whole) <= limit:
+        return whole
+    first, *middle, last = state.split("\n") if "\n" in state else ("", state)
+    room = limit - len(text(headline, *happened, first, "…", last))
+    shown = shorten("\n".join(middle), room, ("\n", " ")) if room > 0 else ""
+    return shorten(text(headline, *happened, first, shown or "…", last), limit, ("\n", " "))
+
+
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                 headline: str | None = None, *, picture: bool = True) -> discord.Embed:
     """The board's embed: headline, narration, the state in words, and the picture as its image
     (none for a text-only table: bot.text_view)."""
     names = text_names(session)
-    state_text = state_words(session, public_view, names)
-    description = "\n".join(filter(None, [headline, *narration(session, events, names), state_text]))
-    if len(description) > 4000:
-        description = "…" + description[-3999:]
+    description = fitted(headline, narration(session, events, names), state_words(session, public_view, names))
     embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
     if picture:
         embed.set_image(url=f"attachment://{BOARD_FILE}")

@@ -38,6 +38,15 @@ class StoragePathUnusable(StorageError):
     startup = "its folder cannot be made (a part of the path is a file, or cannot be created)"
 
 
+class StoragePathIsFolder(StorageError):
+    """The database path names a folder (the one meant to hold it, say): SQLite needs a file there, and
+    would only have said it cannot open it, which read as a read-only database."""
+
+    def __init__(self, instead: str) -> None:
+        super().__init__(f"the database path is a folder; use {instead}")
+        self.startup = f"it is a folder, not a database file (set DATABASE_URL to a file in it, such as {instead})"
+
+
 class StorageReadOnly(StorageError):
     reply = ("Nothing was changed: the bot's database is read-only, so nothing can be saved. Tell the "
              "server's admin (the bot's host must make the database writable); your game is kept as it was.")

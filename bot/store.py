@@ -33,7 +33,14 @@ from bot.migrations import MIGRATIONS
 from bot.postgres import IntegrityError as PostgresIntegrityError
 from bot.postgres import PostgresConnection
 from bot.shards import Shards
-from bot.storage_errors import StorageBusy, StorageError, StoragePathUnusable, StorageReadOnly, from_sqlite
+from bot.storage_errors import (
+    StorageBusy,
+    StorageError,
+    StoragePathIsFolder,
+    StoragePathUnusable,
+    StorageReadOnly,
+    from_sqlite,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +48,8 @@ OPEN_STATUSES = ("lobby", "active")
 BUSY_TIMEOUT_MS = 2000
 """How long a write waits for a lock another program holds: well inside Discord's 3-second deadline for
 an answer, so a user whose move could not be saved is told so."""
+DEFAULT_FILE_NAME = "parlor.sqlite3"
+"""The database file's name in DATABASE_URL's default (bot.config), suggested for a path naming a folder."""
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, PostgresIntegrityError)
 
 
@@ -324,6 +333,8 @@ class Store:
         """
         path = Path(path)
         on_disk = str(path) != ":memory:"
+        if on_disk and path.is_dir():  # before anything touches it (its mode is not a database file's)
+            raise StoragePathIsFolder(f"{SQLITE_URL}{path / DEFAULT_FILE_NAME}")
         try:
             if on_disk:
                 db_files.prepare(path)
@@ -899,18 +910,21 @@ class Store:
                 (session_id, player))
         return await self.web_generation(session_id, player)
 
-    async def watched(self, session_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
-        """For the web pages' poll: each session's version, and the sum of its link generations (which
-        changes when a player asks for a new link), in one cheap query."""
+    async def watched(self, session_ids: Sequence[int]) -> dict[int, tuple[int, int, int]]:
+        """For the web pages' poll: each session's version, the sum of its link generations (which changes
+        when a player asks for a new link), and for a finished game the next game that began in its channel
+        (0 while none has: its pages offer its rematch), in one cheap query."""
         if not session_ids:
             return {}
         marks = ", ".join("?" for _ in session_ids)
         async with self._db.execute(
             f"SELECT s.id, s.version, (SELECT COALESCE(SUM(w.generation), 0) FROM web_links w"
-            f" WHERE w.session_id = s.id) FROM sessions s WHERE s.id IN ({marks})", tuple(session_ids)
+            f" WHERE w.session_id = s.id), CASE WHEN s.status = 'finished' THEN (SELECT COALESCE(MIN(n.id), 0)"
+            f" FROM sessions n WHERE n.channel_id = s.channel_id AND n.id > s.id AND n.state IS NOT NULL) ELSE 0 END"
+            f" FROM sessions s WHERE s.id IN ({marks})", tuple(session_ids)
         ) as cursor:
             rows = await cursor.fetchall()
-        return {int(row[0]): (int(row[1]), int(row[2])) for row in rows}
+        return {int(row[0]): (int(row[1]), int(row[2]), int(row[3])) for row in rows}
 
     def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         return self._db.transaction()

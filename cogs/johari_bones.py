@@ -74,7 +74,7 @@ async def draw(interaction: discord.Interaction) -> Done:
     player = str(interaction.user.id)
     session = await game_session(interaction, SLUG, "draw")
     host = host_of(interaction)
-    outcome = await host.act(session.id, player, {"type": "draw"})
+    outcome = await host.act(session.id, player, {"type": "draw"}, from_command=True)
     pictures = await host.text_view.pictures_for(session.guild_id, player)
     return Done.of(outcome, private=await private_reply(outcome.session, outcome.views_after[player], player,
                                                          outcome.legal, pictures=pictures))
@@ -207,7 +207,8 @@ class JohariBones(commands.Cog):
         async def work() -> MoveOutcome:
             session = await game_session(interaction, SLUG, "swap")
             other = named_seat(interaction, session, with_, ai)
-            return await host_of(interaction).act(session.id, str(interaction.user.id), swap_action(kind.value, other))
+            return await host_of(interaction).act(session.id, str(interaction.user.id), swap_action(kind.value, other),
+                                                  from_command=True)
 
         await play(interaction, work)
 

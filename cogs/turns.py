@@ -1,5 +1,10 @@
 """Playing over a day: `/notify` (turn DMs), `/settings reminder|clock|tables|leaderboard` (per server)
-and `/stats`."""
+and `/stats`.
+
+`/notify on` sends its confirming direct message (which also tells at once whether the user's DMs are
+open) only when notices go from off to on; asked again while they are on, or `off` while off, it says
+they already were and changes nothing.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,9 @@ def _require_manage_guild(interaction: discord.Interaction) -> None:
         raise UserError("Only members with Manage Server can change this server's settings.")
 
 
+ALREADY_ON = ("Turn notices were already on: I'll send you a direct message with a link to the game when it "
+              "becomes your turn. `/notify off` stops them.")
+ALREADY_OFF = "Turn notices were already off. `/notify on` turns them on."
 DMS_CLOSED = ("I can't send you direct messages, so turn notices stay off. Allow direct messages from this "
               "server's members (Privacy Settings), then `/notify on` again.")
 
@@ -40,6 +48,8 @@ class Turns(commands.Cog):
     async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
         async def work() -> Done:
             on = state.value == "on"
+            if on == await host_of(interaction).wants_turn_dms(str(interaction.user.id)):
+                return Done(private={"content": ALREADY_ON if on else ALREADY_OFF})
             if on:
                 try:
                     await interaction.user.send("Turn notices are on: I'll message you here with a link when it "

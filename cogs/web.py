@@ -4,10 +4,14 @@ The answer is private. Everyone gets the public page of the channel's game (the 
 is open). A player of a running game also gets his personal link, bound to him and that game, which
 expires after WEB_LINK_HOURS; asking again gives a new link and the older ones stop working (so a link
 shown to someone else can be taken back). The command exists whether or not the web pages are on, so
-every process syncs the same commands; with them off it says so.
+every process syncs the same commands. With them off it tells the player so, in his words (a player
+cannot set WEB_PORT: he is sent to whoever runs the bot), and the log tells the operator how to turn
+them on.
 """
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
@@ -17,8 +21,9 @@ from bot.actions import guarded, host_of
 from bot.host import UserError
 from bot.replies import game_label
 
-WEB_OFF = ("This bot does not serve web pages: its host turns them on with WEB_PORT (see the README), "
-           "and until then the table here is the whole game.")
+log = logging.getLogger(__name__)
+WEB_OFF = ("This bot does not serve web pages, so the table here is the whole game. If you would like them, "
+           "ask whoever runs the bot.")
 
 
 @app_commands.command(name="web", description="This game's web page; for a player, a personal link to play it")
@@ -28,6 +33,7 @@ async def web_links(interaction: discord.Interaction) -> None:
         client = interaction.client
         web = getattr(client, "web", None)
         if web is None:
+            log.info("/game web was asked for, but the web pages are off: set WEB_PORT to serve them")
             raise UserError(WEB_OFF)
         host = host_of(interaction)
         session = await host.last_session_in(str(interaction.channel_id))

@@ -186,8 +186,8 @@ def move_legs(view: dict, player: str, actions: list[dict]) -> list[Leg]:
     state = _state(view)
     legs = []
     for action in moves:
-        path, fee = plan_move(state, player, action.get("path"), action.get("to"))
-        toward = board().resolve(action["to"]) if action.get("to") else None
+        path, fee = plan_move(state, player, action.get("path"), action.get("toward"))
+        toward = board().resolve(action["toward"]) if action.get("toward") else None
         legs.append(Leg(path[-1], len(path), fee, toward))
     return sorted(legs, key=lambda leg: (2 if board().city_at(leg.end) is None and not leg.toward else
                                           1 if leg.toward else 0, leg.steps, leg.toward or leg.end))
@@ -312,7 +312,7 @@ def action_for_token(token: str) -> dict | None:
     """The action of a menu token of this module, or None when the token is not one of them."""
     kind, _, rest = token.partition(".")
     if kind == "mv" and rest:
-        return {"type": "move", "to": rest}
+        return {"type": "move", "toward": rest}
     if kind == "st" and rest:
         return {"type": "start", "city": rest}
     if kind == "bto" and rest.endswith("=go"):

@@ -3,7 +3,8 @@
 The game's own commands live in `cogs/crayon_rails.py`; this module turns their options into
 actions (`command_action`), offers their autocomplete (`choices`, from the legal actions) and
 draws the `/build to:` preview. The shared `/move` verb maps here too:
-- `/move to:<city or milepost>`: the engine follows its `train_route` as far as this turn allows;
+- `/move to:<city or milepost>`: the engine's `move toward` follows its `train_route` as far as this
+  turn allows;
   `/move path:"F7 G7 H8"`: exactly those mileposts.
 - `/build to:` asks the engine for the cheapest track toward a place that this turn's budget
   affords (previewed, then confirmed); `/build path:` builds exactly the mileposts named.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name
+from bot.frontend import Component, Events, Frontend, Legal, Names, Step, display_name, joined
 from bot.frontends.crayon_components import (
     acting_components,
     action_for_token,
@@ -25,9 +26,11 @@ from bot.frontends.crayon_components import (
     move_legs,
     place,
 )
-from bot.render.crayon_rails import draw_board, draw_build_preview, majors_needed
+from bot.render.canvas import seat_words
+from bot.render.crayon_rails import draw_board, draw_build_preview, majors_needed, track_pattern
 from games.core import IllegalMove, quoted
 from games.crayon_rails.mapdata import board
+from games.crayon_rails.routing import track_pieces
 
 RULES = """**Crayon Rails** (two players, public locking)
 Build track between mileposts (up to 20 a turn: clear 1, mountain 2, alpine 5, city 3, major city 5, \
@@ -61,12 +64,13 @@ COMMANDS: dict[str, str] = {
 
 
 def move_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
+    """`/move to:` runs the engine's `toward` (its older `to` could pay the foreign-track fee for a
+    shortcut that saved no turn, and is kept for recorded games)."""
     return _place_action("move", to, path)
 
 
 def build_action(to: str | None = None, path: str | list[str] | None = None) -> dict:
-    action = _place_action("build", to, path)
-    return build_toward(action["to"]) if "to" in action else action
+    return _place_action("build", to, path)
 
 
 def build_toward(place: str) -> dict:
@@ -76,11 +80,12 @@ def build_toward(place: str) -> dict:
 
 
 def _place_action(kind: str, to: str | None, path: str | list[str] | None) -> dict:
+    """The action for a command's `to:` or `path:` option: a place is the engine's `toward`."""
     if path:
         mileposts = path.replace(",", " ").split() if isinstance(path, str) else list(path)
         return {"type": kind, "path": mileposts}
     if to:
-        return {"type": kind, "to": to}
+        return {"type": kind, "toward": to}
     raise IllegalMove(f"Say where: to:<city or milepost> or path:\"F7 G7 ...\" for /{kind}.")
 
 
@@ -205,13 +210,14 @@ class CrayonRailsFrontend(Frontend):
 
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]
-        for player in view["players"]:
+        for seat, player in enumerate(view["players"]):
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             lines.append(
-                f"{display_name(names, player['id'])}: {player['cash']} cash, {player['train']} train {where}, "
-                f"loads {', '.join(player['loads']) or 'none'}, markers {player['markers']}, "
-                f"majors joined {player['majors_joined']}/{majors_needed(view)}"
+                f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, "
+                f"{player['train']} train {where}, loads {', '.join(player['loads']) or 'none'}, "
+                f"markers {player['markers']}, majors joined {player['majors_joined']}/{majors_needed(view)}"
             )
+            lines.append(_track_line(seat, player, names))
         for card in view["pool"]:
             demands = "; ".join(
                 f"{i}: {d['load']} to {d['city']} ({d['payoff']})" for i, d in enumerate(card["demands"])
@@ -230,13 +236,14 @@ class CrayonRailsFrontend(Frontend):
     def alt_text(self, view: dict, names: Names) -> str:
         """The essentials for a screen reader, short enough to leave room for the turn's events within
         Discord's 1,024 characters: each player's cash, majors joined, train, place, loads and locked cards; the pool's
-        size; the events in force. (The embed's full list of pool demands would not fit.)"""
+        size; the events in force; then each player's track, which is cut first when the events need the room.
+        (The embed's full list of pool demands would not fit.)"""
         lines = [f"{_phase_words(view['phase'])}, round {view['round']}."]
-        for player in view["players"]:
+        for seat, player in enumerate(view["players"]):
             where = f"at {place(player['at'])}" if player["at"] else "not placed"
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
-            lines.append(f"{display_name(names, player['id'])}: {player['cash']} cash, majors "
+            lines.append(f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, majors "
                          f"{player['majors_joined']}/{majors_needed(view)}, {player['train']} train {where}, "
                          f"loads {', '.join(player['loads']) or 'none'}, locked {'; '.join(locked) or 'none'}.")
         shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size
@@ -245,6 +252,7 @@ class CrayonRailsFrontend(Frontend):
         events = [f"{event['kind']} at {event['target']}" for event in view["active_events"]]
         if events:
             lines.append(f"Events in force: {', '.join(events)}.")
+        lines += [_track_line(seat, player, names) for seat, player in enumerate(view["players"])]  # cut first
         return "\n".join(lines)
 
     def components(self, view: dict, legal: Legal) -> list[Component]:
@@ -283,6 +291,37 @@ class CrayonRailsFrontend(Frontend):
 
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         return [line for event in events if (line := _narrate(event, names))]
+
+
+def _track_line(seat: int, player: dict, names: Names) -> str:
+    """"Alice's track (solid line): 9 sections joining …": the line as the picture draws it, then its extent."""
+    return f"{display_name(names, player['id'])}'s track ({track_pattern(seat)} line): {track_words(player['track'])}."
+
+
+def track_words(track: list[list[str]]) -> str:
+    """A player's built track in a few words, standing (the narration tells it only as it is built): its
+    length and the cities each separate piece joins (the piece joining most first, majors first), e.g.
+    "9 sections joining Northgate (major) and Dunmore". The picture draws it; a list of its mileposts
+    would be unreadable."""
+    if not track:
+        return "none yet"
+    length = f"{len(track)} section{'' if len(track) == 1 else 's'}"
+    found = sorted((_cities_on(piece) for piece in track_pieces(track)), key=len, reverse=True)
+    if len(found) == 1:
+        return f"{length} {_piece_words(found[0])}"
+    return f"{length} in {len(found)} pieces: {'; '.join(f'one {_piece_words(cities)}' for cities in found)}"
+
+
+def _cities_on(piece: set[str]) -> list[str]:
+    """The cities a piece of track reaches, majors first ("Northgate (major)"), then by name."""
+    cities = sorted(filter(None, map(board().city_at, piece)), key=lambda city: (city.size != "major", city.name))
+    return [f"{city.name} (major)" if city.size == "major" else city.name for city in cities]
+
+
+def _piece_words(cities: list[str]) -> str:
+    if not cities:
+        return "reaching no city"
+    return f"joining {joined(cities)}" if len(cities) > 1 else f"from {cities[0]}"
 
 
 def _demand_words(demand: dict) -> str:

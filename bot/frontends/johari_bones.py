@@ -28,7 +28,15 @@ from bot.frontend import (
     display_name,
     points_text,
 )
-from bot.render.johari_bones import BOX_LABELS, POSITION_LABELS, public_part, render_board, render_private
+from bot.render.canvas import seat_words
+from bot.render.johari_bones import (
+    BOX_LABELS,
+    OPEN_PHASES,
+    POSITION_LABELS,
+    public_part,
+    render_board,
+    render_private,
+)
 from games.core import IllegalMove
 from games.johari_scoring import BOXES, box_score
 
@@ -113,16 +121,23 @@ def placement_choices(
 def private_summary(private_view: Mapping[str, Any], viewer: str, names: Names | None = None) -> str:
     """The viewer's picture in words: the bones his view shows him, and nothing else."""
     names = names or {}
-    lines = []
-    if private_view.get("drawn") is not None:
-        lines.append(f"You drew **{private_view['drawn']}**: choose where it goes "
-                     "(the bone it replaces leaves the hand).")
+    lines = [_drawn_line(private_view)] if private_view.get("drawn") is not None else []
     for entry in private_view["players"]:
-        shown = [f"{POSITION_LABELS[position].lower()} {entry[position]}"
-                 for position in ("up", "down", "in", "out") if entry[position] is not None]
         who = "You" if entry["id"] == viewer else display_name(names, entry["id"])
-        lines.append(f"{who}: {', '.join(shown) or 'nothing you can see'}")
+        lines.append(f"{who}: {_shown_bones(entry)}")
     return "\n".join(lines)
+
+
+def _drawn_line(private_view: Mapping[str, Any]) -> str:
+    return (f"You drew **{private_view['drawn']}**: choose where it goes "
+            "(the bone it replaces leaves the hand).")
+
+
+def _shown_bones(entry: Mapping[str, Any]) -> str:
+    """A player's bones that a view shows, by position: "face up 1-2, face in 3-4"."""
+    shown = [f"{POSITION_LABELS[position].lower()} {entry[position]}"
+             for position in ("up", "down", "in", "out") if entry[position] is not None]
+    return ", ".join(shown) or "nothing you can see"
 
 
 def _mentions(view: Mapping[str, Any]) -> dict[str, str]:
@@ -228,12 +243,22 @@ class JohariBonesFrontend(Frontend):
         (bot.alt_text), and every player's bones and total matter more than the boxes filled."""
         return self._state(view, names, sheets_apart=True)
 
-    def _state(self, view: dict, names: Names, *, sheets_apart: bool) -> str:
-        view = public_part(view)
+    def private_alt_text(self, view: dict, names: Names, viewer: str) -> str:
+        """All the viewer's own picture shows him: the table's words (pile, turns left, totals, score
+        sheets), with the bones his view holds and the bone he drew."""
+        return self._state(view, names, sheets_apart=True, viewer=viewer)
+
+    def _state(self, view: dict, names: Names, *, sheets_apart: bool, viewer: str | None = None) -> str:
+        """The board in words: from the public view (a private view handed here is masked first), or,
+        with `viewer`, from his own view, as his picture shows it."""
+        if viewer is None:
+            view = public_part(view)
         lines = [f"Hand {view['hand']} of {len(BOXES)} · pile {view['pile']}"]
+        if viewer is not None and view.get("drawn") is not None:
+            lines.append(_drawn_line(view))
         sheets = []
-        revealed = view["phase"] in ("scoring", "over")
-        for entry in view["players"]:
+        revealed = view["phase"] in OPEN_PHASES
+        for seat, entry in enumerate(view["players"]):
             player = entry["id"]
             card = view["scorecard"][player]
             total = sum(points or 0 for points in card.values())
@@ -241,12 +266,14 @@ class JohariBonesFrontend(Frontend):
                 bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
                 shown = f"bones {bones}"
             else:
-                shown = f"face up {entry['up']} · {view['turns_left'][player]} turns left"
+                turns = view["turns_left"][player]
+                shown = f"{_shown_bones(entry)} · {turns} turn{'' if turns == 1 else 's'} left"
             filled = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
             if filled and sheets_apart:
                 sheets.append(f"{display_name(names, player)}: {filled}")
             boxes = f" (boxes: {filled})" if filled and not sheets_apart else ""
-            lines.append(f"{display_name(names, player)}: {shown} · total {total}{boxes}")
+            seat_name = f"{display_name(names, player)} ({seat_words(seat)}{', you' if player == viewer else ''})"
+            lines.append(f"{seat_name}: {shown} · total {total}{boxes}")
         if view["phase"] == "over":
             lines.append("Game over.")
         elif view["to_act"]:

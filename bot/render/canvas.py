@@ -44,6 +44,8 @@ red and green used before: 5.8), and dark enough to read as text on the cream pa
 9). tests/bot/test_palette.py measures it. Colour is never the only cue: see `SEAT_SHAPES`."""
 SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
 """Each seat's mark, drawn beside its name and on its pieces, so seats differ in shape as well as colour."""
+SEAT_COLOUR_NAMES = ("orange", "blue", "green", "wine")
+"""`PLAYER_COLOURS` as a sighted player would call them, so the words can point to a seat on the picture."""
 BANNER: Colour = (250, 214, 80)
 """The result banner's fill: no board uses this gold for anything else."""
 BANNER_EDGE: Colour = (150, 105, 10)
@@ -123,6 +125,11 @@ def blend(first: Colour, second: Colour, share: float) -> Colour:
 
 def seat_colour(seat: int) -> Colour:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def seat_words(seat: int) -> str:
+    """The seat's colour and mark in words, as the pictures draw them: "orange circle", "blue square"."""
+    return f"{SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)]} {SEAT_SHAPES[seat % len(SEAT_SHAPES)]}"
 
 
 def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,

@@ -352,11 +352,16 @@ def train_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float,
 def track_mark(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], seat: int,
                width: int) -> None:
     """The second seat's track carries his shape in white on the middle of each section, the first
-    seat's runs solid: the two networks differ in pattern as well as colour (at phone size a dotted line
+    seat's runs solid: the two networks differ in pattern as well as colour (at phone size a dashed line
     against a solid one reads better than a small circle against a small square)."""
     if seat == 0:
         return
     seat_mark(draw, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), max(1.5, width * 0.45), seat, INDEX[WHITE], None, 0)
+
+
+def track_pattern(seat: int) -> str:
+    """How `track_mark` tells a seat's track apart, in words: "solid" or "dashed" (as its sample by the name)."""
+    return "solid" if seat == 0 else "dashed"
 
 
 def _place(milepost: str | None) -> str:

@@ -9,8 +9,8 @@ without internet), and the Content-Security-Policy lets a page load nothing from
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
 so a page that reconnects is simply up to date. A personal page's stream checks its link at every
-change, and is told so and closed when the link was revoked or has expired. Access logs are off: a
-personal link is a password and must not end up in a log.
+change and when the link expires, and is told so and closed when the link was revoked or has expired.
+Access logs are off: a personal link is a password and must not end up in a log.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ class WebServer:
         self.host = host
         self.links = links
         self.pages = Pages(host)
-        self.feed = Feed(host.store.watched, **({"poll_seconds": poll_seconds} if poll_seconds else {}))
+        self.feed = Feed(host.store.watched, clock=lambda: self.host.clock(),
+                         **({"poll_seconds": poll_seconds} if poll_seconds else {}))
         self.show_move = show_move
         self.gate = gate or Gate()
         self.link_hours = link_hours
@@ -146,14 +147,14 @@ class WebServer:
 
     async def _watch_state(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
-        return _json(await self.pages.public(session, f"{request.path.rsplit('/', 1)[0]}/board.png"))
+        return _json(await self._public(session, request.path.rsplit("/", 1)[0]))
 
     async def _watch_events(self, request: web.Request) -> web.StreamResponse:
         session = await self._watched(request)
         base = request.path.rsplit("/", 1)[0]
 
         async def payload() -> dict:
-            return await self.pages.public(await self.pages.fresh(session.id), f"{base}/board.png")
+            return await self._public(await self.pages.fresh(session.id), base)
 
         return await self._stream(request, session.id, payload)
 
@@ -192,7 +193,7 @@ class WebServer:
 
     async def _play_state(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
-        return _json(await self.pages.personal(session, granted.player, *self._personal_urls(request, session.id)))
+        return _json(await self._personal(session, granted.player, self._personal_urls(request, session.id)))
 
     async def _play_events(self, request: web.Request) -> web.StreamResponse:
         granted, session = await self._granted(request)
@@ -201,9 +202,9 @@ class WebServer:
 
         async def payload() -> dict:
             await self.links.check(token, now=self.host.clock())
-            return await self.pages.personal(await self.pages.fresh(session.id), granted.player, *urls)
+            return await self._personal(await self.pages.fresh(session.id), granted.player, urls)
 
-        return await self._stream(request, session.id, payload)
+        return await self._stream(request, session.id, payload, expires=granted.expires)
 
     async def _private_picture(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
@@ -225,7 +226,8 @@ class WebServer:
                 answer = await press(self.host, session, granted.player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
                 said = PAGE_WORDS.get(refusal.message, refusal.message)
-                return _json({"error": self.host.humanize(session, said)}, status=409)
+                # The version judged: the page keeps the refusal on screen until the game moves past it.
+                return _json({"error": self.host.humanize(session, said), "version": session.version}, status=409)
             except StorageError as error:
                 return _json({"error": error.reply}, status=503)
             except Exception:
@@ -240,15 +242,32 @@ class WebServer:
         except Exception:
             log.exception("could not show the web move of session %s in Discord", outcome.session.id)
 
+    # -- what a page is sent ----------------------------------------------------------------
+
+    async def _public(self, session: SessionRecord, base: str) -> dict:
+        return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
+
+    async def _personal(self, session: SessionRecord, player: str, urls: tuple[str, str]) -> dict:
+        return await self._followed(session, await self.pages.personal(session, player, *urls))
+
+    async def _followed(self, session: SessionRecord, page: dict) -> dict:
+        """The page, and its game's rematch once begun: the rematch's public page, which whoever sees this page
+        may see (a player's own page of it is his to ask for with `/game web`: no link leads into a private
+        view, nor lets a personal link someone was shown reach the next game)."""
+        rematch = await self.host.rematch_after(session)
+        followed = None if rematch is None else {"title": _title(rematch), "url": self.watch_path(rematch.id)}
+        return {**page, "rematch": followed}
+
     # -- the live stream ---------------------------------------------------------------------
 
-    async def _stream(self, request: web.Request, session_id: int,
-                      payload: Callable[[], Awaitable[dict]]) -> web.StreamResponse:
-        """Server-sent events: the page's payload now and after every change of the game."""
+    async def _stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
+                      expires: float | None = None) -> web.StreamResponse:
+        """Server-sent events: the page's payload now and after every change of the game (and when its link
+        `expires`, so that the page is told at once)."""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        listener = self.feed.listen(session_id)
+        listener = self.feed.listen(session_id, expires)
         last = ""
         try:
             changed = True
@@ -350,6 +369,7 @@ PAGE = """<!doctype html>
 <header>
 <h1 id="title">{title}</h1>
 <p id="turn" role="status" aria-live="polite"></p>
+<p id="rematch" role="status" aria-live="polite" hidden></p>
 </header>
 <main>
 <p id="refusal" class="refusal" role="alert"{refused_hidden}>{refusal}</p>

@@ -100,7 +100,7 @@ def _leg_toward(state: State, player_id: str, city: str, legal: list[dict]) -> d
     route = train_route(state, player_id, city)
     if route is None or not route.path:
         return None
-    for action in ({"type": "move", "path": route.path}, {"type": "move", "to": city}):
+    for action in ({"type": "move", "path": route.path}, {"type": "move", "toward": city}):
         if action in legal:
             return action
     return None

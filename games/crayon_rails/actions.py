@@ -44,10 +44,13 @@ class Start(BaseModel):
 
 
 class Move(BaseModel):
-    """`path` lists the mileposts to run through; `to` follows `train_route` as far as this turn allows."""
+    """`path` lists the mileposts to run through; `toward` follows `train_route` to a place as far as
+    this turn allows. `to` is the older form, whose route could pay the foreign-track fee for a
+    shortcut that saved no turn: recorded games use it, so it still replays exactly as it played."""
 
     type: Literal["move"]
     path: Path | None = None
+    toward: str | None = None
     to: str | None = None
 
 

@@ -12,10 +12,16 @@ Rulings where the rules file is silent (see rules/crayon-rails.md for the rest):
   Several `build` actions may be made in a turn, up to 20 in all; building needs no train.
 - Initial building: round 1 in seat order, round 2 reversed, no upgrades; seat 0 (the last to
   build) then moves first and play runs in seat order. A round is one turn of each seat.
-- Movement: a `move` names its mileposts (or a destination, followed along `train_route` as far
-  as the allowance reaches). `legal_actions` offers a whole leg per action: the route to every
-  milepost the train reaches this turn (as `move to` would take it), and `move to` each city
-  beyond reach; single steps and any path stay accepted, so recorded games replay. Loads are
+- Movement: a `move` names its mileposts (or a destination `toward`, followed along `train_route`
+  as far as the allowance reaches). `legal_actions` offers a whole leg per action: the route to
+  every milepost the train reaches this turn (as `move toward` would take it), and `move toward`
+  each city beyond reach; single steps and any path stay accepted, so recorded games replay.
+  Toward a place, the route keeps to the player's own track whenever that arrives in as few turns
+  as the shortest route over anyone's (later turns counted at the train's full speed; events to
+  come cannot be foreseen), so the foreign-track fee is paid only to arrive a turn sooner. The
+  older `move to` compared the own route with this turn's allowance only, and could pay the fee
+  on a trip of several turns for a shortcut that saved none: recorded games use it, so it still
+  replays exactly as it played. Loads are
   picked up or dropped only where the train stands, so a train picks up "while passing" by
   moving in two steps. The foreign-track fee (4) goes to the
   track's owner. A reversal is running straight back to the milepost just left; it is allowed
@@ -128,7 +134,7 @@ class CrayonRails:
 
 def _needs_one_place(path: list[str] | None, *destinations: str | None) -> None:
     if sum(place is not None for place in (path, *destinations)) != 1:
-        raise IllegalMove("Give either a path of mileposts or a destination (to), not both.")
+        raise IllegalMove("Give either a path of mileposts or one destination (toward), not both.")
 
 
 def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: list[dict]) -> None:
@@ -143,9 +149,9 @@ def _dispatch(state: State, player: str, action: Any, rng: Randomness, events: l
             upgrade(state, player, train, events)
         case act.Start(city=city):
             start(state, player, city, events)
-        case act.Move(path=path, to=to):
-            _needs_one_place(path, to)
-            move(state, player, path, to, events)
+        case act.Move(path=path, toward=toward, to=to):
+            _needs_one_place(path, toward, to)
+            move(state, player, path, toward or to, events, legacy=to is not None)
         case act.Pickup(load=load):
             pickup(state, player, load, events)
         case act.Drop(load=load):

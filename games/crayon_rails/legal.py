@@ -126,15 +126,16 @@ def _operating(state: State, player_id: str) -> list[dict]:
 
 
 def _moves(state: State, player_id: str) -> list[dict]:
-    """A whole leg per action: the route (as `move to` takes it) to every milepost the train reaches
-    this turn, then each city farther along track, toward which `move to` runs as far as it can."""
+    """A whole leg per action: the route (as `move toward` takes it) to every milepost the train reaches
+    this turn, then each city farther along track, toward which `move toward` runs as far as it can."""
     assert state.turn is not None
     moves_left = state.turn.moves_left
     routes = train_routes(state, player_id)
     reached = sorted((len(route.path), target) for target, route in routes.items() if 0 < len(route.path) <= moves_left)
     actions: list[dict] = [{"type": "move", "path": routes[target].path} for _, target in reached]
     if moves_left:
-        actions += [{"type": "move", "to": city.name} for city in sorted(board().cities.values(), key=lambda c: c.name)
+        cities = sorted(board().cities.values(), key=lambda c: c.name)
+        actions += [{"type": "move", "toward": city.name} for city in cities
                     if city.at in routes and len(routes[city.at].path) > moves_left]
     return [action for action in actions
-            if _accepted(lambda a=action: plan_move(state, player_id, a.get("path"), a.get("to")))]
+            if _accepted(lambda a=action: plan_move(state, player_id, a.get("path"), a.get("toward")))]

@@ -33,13 +33,16 @@ def start(state: State, player_id: str, city: str, events: list[dict]) -> None:
     events.append({"type": "started", "player": player_id, "city": board().city_at(milepost).name})
 
 
-def plan_move(state: State, player_id: str, path: list[str] | None, to: str | None) -> tuple[list[str], int]:
-    """The mileposts to run through and the fee: as given, or along `train_route` as far as allowed."""
+def plan_move(
+    state: State, player_id: str, path: list[str] | None, to: str | None, legacy: bool = False
+) -> tuple[list[str], int]:
+    """The mileposts to run through and the fee: as given, or along `train_route` toward `to` as far as
+    allowed (with `legacy`, the older route of `move to`, which recorded games replay)."""
     require_operating(state, player_id)
     if state.player(player_id).at is None:
         raise IllegalMove("Place your train on a city first: /place city:<city>.")
     if path is None:
-        route = train_route(state, player_id, to or "")
+        route = train_route(state, player_id, to or "", legacy)
         if route is None:
             raise IllegalMove(f"Your train cannot reach {to!r} along existing track.")
         assert state.turn is not None
@@ -53,8 +56,10 @@ def plan_move(state: State, player_id: str, path: list[str] | None, to: str | No
     return path, check_route(state, player_id, path)
 
 
-def move(state: State, player_id: str, path: list[str] | None, to: str | None, events: list[dict]) -> None:
-    path, fee = plan_move(state, player_id, path, to)
+def move(
+    state: State, player_id: str, path: list[str] | None, to: str | None, events: list[dict], legacy: bool = False
+) -> None:
+    path, fee = plan_move(state, player_id, path, to, legacy)
     player = state.player(player_id)
     turn = state.turn
     assert turn is not None and player.at is not None

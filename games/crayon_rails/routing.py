@@ -2,7 +2,10 @@
 
 `cheapest_build_path` finds where new track should go (cheapest by build cost within a
 budget); `train_route` finds how the train gets to a city along existing track (fewest
-mileposts, avoiding the foreign-track fee when that costs no extra turn).
+mileposts, avoiding the foreign-track fee when that costs no extra turn: the player's own track
+is taken whenever it arrives in the same turn as the shortest route, later turns counted at the
+train's full speed). Its `legacy` form, the route of the older `move to` that recorded games
+replay, took the own track only when it arrived this turn or was no longer.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.core import IllegalMove
@@ -49,8 +53,13 @@ def city_sections(player: Player) -> Counter[str]:
 
 def pieces(player: Player) -> list[set[str]]:
     """The separate pieces of the player's track (a Flood can cut one network in two), as milepost sets."""
+    return track_pieces(player.track)
+
+
+def track_pieces(track: Iterable[Sequence[str]]) -> list[set[str]]:
+    """The separate pieces of a track given as sections (a player's, or a view's lists), as milepost sets."""
     links: dict[str, set[str]] = {}
-    for a, b in player.track:
+    for a, b in track:
         links.setdefault(a, set()).add(b)
         links.setdefault(b, set()).add(a)
     seen: set[str] = set()
@@ -261,19 +270,20 @@ def check_route(state: State, player_id: str, path: list[str]) -> int:
     return fee
 
 
-def train_route(state: State, player_id: str, city: str) -> Route | None:
+def train_route(state: State, player_id: str, city: str, legacy: bool = False) -> Route | None:
     """The shortest legal route for the player's train to `city` (a city or milepost name).
 
-    Ignores this turn's allowance (the route may take several turns); prefers a route
-    without the foreign-track fee when it is no longer than the allowance left.
+    Ignores this turn's allowance (the route may take several turns); prefers a route without the
+    foreign-track fee when it arrives in the same turn (with `legacy`: when it is no longer, or
+    within the allowance left).
     """
     target = board().resolve(city)
     if target is None or state.turn is None or state.player(player_id).at is None:
         return None
-    return train_routes(state, player_id).get(target)
+    return train_routes(state, player_id, legacy).get(target)
 
 
-def train_routes(state: State, player_id: str) -> dict[str, Route]:
+def train_routes(state: State, player_id: str, legacy: bool = False) -> dict[str, Route]:
     """`train_route` to every milepost the train can reach along track, from two breadth-first searches."""
     player = state.player(player_id)
     if player.at is None or state.turn is None:
@@ -282,16 +292,35 @@ def train_routes(state: State, player_id: str) -> dict[str, Route]:
     taken = owners(state)
     own_paths = _shortest_paths(state, player_id, foreign=False)
     any_paths = _shortest_paths(state, player_id, foreign=can_pay)
+    own_is_as_good = _legacy_own_is_as_good if legacy else _arrives_as_soon
     routes = {player.at: Route([], 0)}
     for target in any_paths.keys() | own_paths.keys():
         own_only, anywhere = own_paths.get(target), any_paths.get(target)
-        if own_only and (anywhere is None or len(own_only) <= max(len(anywhere), state.turn.moves_left)):
+        if own_only and (anywhere is None or own_is_as_good(state, player, own_only, anywhere)):
             routes[target] = Route(own_only, 0)
         elif anywhere is not None:
             uses_foreign = any(taken.get(edge(a, b)) != player_id
                                for a, b in zip([player.at, *anywhere], anywhere, strict=False))
             routes[target] = Route(anywhere, FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0)
     return routes
+
+
+def turns_to_run(state: State, player: Player, steps: int) -> int:
+    """The turns after this one a train needs for `steps` mileposts: none within the allowance left,
+    then one per full speed (events to come, such as Snow, cannot be foreseen)."""
+    assert state.turn is not None
+    beyond = steps - state.turn.moves_left
+    return 0 if beyond <= 0 else -(-beyond // player.speed)
+
+
+def _arrives_as_soon(state: State, player: Player, own_only: list[str], anywhere: list[str]) -> bool:
+    return turns_to_run(state, player, len(own_only)) <= turns_to_run(state, player, len(anywhere))
+
+
+def _legacy_own_is_as_good(state: State, player: Player, own_only: list[str], anywhere: list[str]) -> bool:
+    """The older `move to`: own track only when no longer, or in reach this turn (kept for recorded games)."""
+    assert state.turn is not None
+    return len(own_only) <= max(len(anywhere), state.turn.moves_left)
 
 
 def _shortest_paths(state: State, player_id: str, foreign: bool) -> dict[str, list[str]]:

@@ -8,6 +8,8 @@ import pytest
 
 from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
 from bot.frontends.crayon_components import place
+from bot.render.canvas import seat_words
+from bot.render.johari_bones import BOX_LABELS
 from bot.store import Seat, SessionRecord
 from games import get_game
 from games.core import SeededRandomness
@@ -96,7 +98,8 @@ def test_a_train_not_yet_placed_is_said_so():
     game = get_game("crayon-rails")
     state = game.new_game([A, B], SeededRandomness(3))
     alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
-    assert "alice: 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
+    assert "alice (orange circle): 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
+    assert "bob (blue square): 50 cash" in alt and "alice's track (solid line): none yet." in alt, alt
 
 
 def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():
@@ -114,10 +117,10 @@ def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_it
              "bones": {seats[0][0]: "1-2", seats[1][0]: "3-4"}}] * 6
     alt = board_alt(session_of("johari-bones", state, players=seats), view, names, swap)
     assert len(alt) <= ALT_TEXT_MAX
-    for entry in view["players"]:
+    for seat, entry in enumerate(view["players"]):
         total = sum(points or 0 for points in view["scorecard"][entry["id"]].values())
         bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-        assert f"{names[entry['id']]}: bones {bones} · total {total}." in alt, names[entry["id"]]
+        assert f"{names[entry['id']]} ({seat_words(seat)}): bones {bones} · total {total}." in alt, names[entry["id"]]
 
 
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():
@@ -131,6 +134,46 @@ def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_publ
     told = board_alt(session, public, names)
     hidden = {entry[position] for entry in game.view(state, B)["players"] for position in ("in", "out", "down")}
     assert not any(bone and bone in told for bone in hidden | mine)
+
+
+def johari_in_hand_two_drawn(seats):
+    """A Johari game played on to the second hand, its first player holding a bone he drew (boxes filled)."""
+    game, rng = get_game("johari-bones"), SeededRandomness(5)
+    state = game.new_game([seat for seat, _ in seats], rng)
+    while not (state.hand == 2 and state.phase == "drawn"):
+        player = game.to_act(state)[0]
+        legal = game.legal_actions(state, player)
+        state, _ = game.apply(state, player, {"type": "draw"} if {"type": "draw"} in legal else legal[0], rng)
+    return game, state
+
+
+def test_a_johari_private_picture_is_described_as_it_shows_its_owner_and_the_board_no_more_than_before():
+    """The private picture shows the pile, each player's turns left and total, and the score sheet, as the
+    table does, with the owner's bones and the bone he drew: its alt text says all of that. The board's alt
+    text, handed his view, says what it says from the public view (nothing hidden)."""
+    game, state = johari_in_hand_two_drawn(((A, "alice"), (B, "bob")))
+    session, names = session_of("johari-bones", state), {A: "alice", B: "bob"}
+    drawer = game.to_act(state)[0]
+    other = B if drawer == A else A
+    own, theirs, public = game.view(state, drawer), game.view(state, other), game.view(state, None)
+    alt = private_alt(session, own, names, drawer)
+    assert f"Hand 2 of 10 · pile {own['pile']}." in alt and f"You drew {own['drawn']}: choose where it goes" in alt
+    for seat, entry in enumerate(own["players"]):
+        card = own["scorecard"][entry["id"]]
+        filled = [f"{BOX_LABELS[box]} {points}" for box, points in card.items() if points is not None]
+        you, turns = ", you" if entry["id"] == drawer else "", own["turns_left"][entry["id"]]
+        assert f"{names[entry['id']]} ({seat_words(seat)}{you}): " in alt
+        total = sum(points or 0 for points in card.values())
+        assert f" · {turns} turn{'' if turns == 1 else 's'} left · total {total}." in alt
+        assert filled and f"{names[entry['id']]}: {', '.join(filled)}" in alt, "his score sheet, as the picture's"
+    assert len(alt) <= ALT_TEXT_MAX
+    seen = {entry[position] for entry in own["players"] for position in ("up", "down", "in", "out")} | {own["drawn"]}
+    hidden = {entry[position] for entry in theirs["players"] for position in ("up", "down", "in", "out")} - seen
+    assert hidden and not any(bone in alt for bone in hidden - {None}), "nothing the owner may not see"
+    told = board_alt(session, public, names)
+    assert board_alt(session, own, names) == told, "the board says the same, whichever view it is handed"
+    secret = (seen | hidden) - {entry["up"] for entry in public["players"]} - {None}
+    assert secret and not any(bone in told for bone in secret)
 
 
 def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_text():

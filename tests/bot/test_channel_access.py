@@ -61,7 +61,16 @@ async def test_only_a_server_channel_that_says_what_it_lacks_is_refused(store):
 
 
 def test_a_change_saved_but_its_table_refused_says_what_is_missing_when_discord_says():
-    told = table_forbidden(without(embed_links=True, attach_files=True))
+    told = table_forbidden(without(embed_links=True, attach_files=True), in_thread=False)
     assert told.startswith("Done, but I can't update the game's table in this channel: I don't have the Embed "
                            "Links and Attach Files permissions here.")
-    assert "Discord does not let me post here" in table_forbidden(discord.Permissions.none())
+    assert "Discord does not let me post here" in table_forbidden(discord.Permissions.none(), in_thread=False)
+
+
+def test_a_table_refused_in_a_thread_names_send_messages_in_threads_not_send_messages():
+    in_thread = table_forbidden(without(send_messages=True, send_messages_in_threads=True), in_thread=True)
+    assert "I don't have the Send Messages in Threads permission here." in in_thread
+    in_channel = table_forbidden(without(send_messages=True, send_messages_in_threads=True), in_thread=False)
+    assert "I don't have the Send Messages permission here." in in_channel
+    allowed_there = table_forbidden(without(send_messages=True), in_thread=True)
+    assert "Discord does not let me post here" in allowed_there, "Send Messages is not what a thread lacks"

@@ -132,7 +132,7 @@ def test_keep_refuses_a_card_named_twice():
 
 def test_narration_names_cities_with_their_mileposts():
     state, *_ = at_westholm()
-    _, events = act(state, "alice", {"type": "move", "to": "Dunmore"})
+    _, events = act(state, "alice", {"type": "move", "toward": "Dunmore"})
     assert "moves to Dunmore (H9)" in " ".join(FRONTEND.describe_events(events, NAMES))
     _, events = act(state, "alice", {"type": "move", "path": ["D8"]})
     assert "moves to D8." in " ".join(FRONTEND.describe_events(events, NAMES))

@@ -16,6 +16,7 @@ from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 from games.crayon_rails.routing import network
 from tests.games.crayon_rails.situations import land_path, play_state, pool_card, track
+from tests.games.crayon_rails.test_move_toward import AROUND, northgate
 from tests.games.crayon_rails.test_turns import new_game
 
 
@@ -174,3 +175,17 @@ def test_a_big_network_groups_the_mileposts_by_distance_and_every_choice_is_acce
             moved, _ = press(state, "alice", option.token)
             assert moved.player("alice").at == option.token.removeprefix("mv.")
     assert reach <= offered, "every milepost in reach is one choice away"
+
+
+def test_a_leg_toward_a_city_two_turns_away_keeps_to_own_track_when_that_is_as_soon():
+    """Bob's shortcut would save mileposts but no turn: the menu's leg and `/move to:` keep to Alice's
+    own track and name no fee (tests/games/crayon_rails/test_move_toward.py has the position)."""
+    state = northgate(moved=4)
+    view, legal = GAME.view(state, None), legal_of(state)
+    labels = {o.token: o.label for o in next(c for c in FRONTEND.components(view, legal) if c.key == "move").options}
+    assert labels["mv.O8"] == "Toward Lakeview (O8): to L3 this turn (5 mileposts)"
+    _, events = press(state, "alice", "mv.O8")
+    assert FRONTEND.action_for_button("mv.O8") == {"type": "move", "toward": "O8"}
+    assert events == [{"type": "moved", "player": "alice", "path": AROUND[1:6]}]
+    typed = FRONTEND.verb_action("move", {"to": "Lakeview"})
+    assert GAME.apply(state, "alice", typed, SeededRandomness(0))[1] == events

@@ -120,3 +120,23 @@ async def test_rematch_refuses_strangers_and_abandoned_games_and_reseats_other_g
     again = await host.rematch(CHANNEL, BOB.id)
     assert again.began and again.session.slug == "john-henry" and again.session.id != session.id
     assert again.session.players == session.players, "a rematch keeps the seats"
+
+
+async def test_a_finished_games_rematch_is_the_next_game_its_players_began_in_its_channel(host):
+    """What a finished game's web pages offer to follow (`Host.rematch_after`)."""
+    session = await seated(host, slug="john-henry")
+    assert await host.rematch_after(session) is None, "a running game has no rematch"
+    session = await finish(host, session, session.state)
+    await host.session(session.id)  # the host's own copy learns it is over (`finish` wrote to the store)
+    assert await host.rematch_after(session) is None, "none begun yet"
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    assert await host.rematch_after(session) is None, "a lobby is not a game yet"
+    await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    rematch = await host.rematch(CHANNEL, BOB.id)
+    assert (await host.rematch_after(session)).id == rematch.session.id, "the lobby closed empty is passed over"
+
+    await finish(host, rematch.session, rematch.session.state)
+    await host.session(rematch.session.id)
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    await host.join(CHANNEL, CAROL)
+    assert await host.rematch_after(await host.session(rematch.session.id)) is None, "other players: not a rematch"

@@ -253,10 +253,21 @@ def test_narration_of_the_end_names_all_winners():
 
 def test_describe_state_shows_face_up_bones_totals_and_whose_turn():
     text = FRONTEND.describe_state(GAME.view(new(), None), NAMES)
-    assert "Hand 1 of 10" in text and "Alice: face up 1-1" in text and "Waiting for Alice to play" in text
+    assert "Hand 1 of 10" in text and "Alice (orange circle): face up 1-1" in text
+    assert "Waiting for Alice to play" in text
     assert "1-3" not in text
     drawn = FRONTEND.describe_state(GAME.view(drawn_state(), None), NAMES)
     assert "Waiting for Alice to place the bone drawn." in drawn, "what the picture says: a drawn bone is placed"
+
+
+def test_the_words_name_each_seats_colour_and_shape_once_as_the_picture_draws_them():
+    """A player told "you are the green triangle" finds his row on the picture: the table's words, its alt
+    text and a player's own alt text name each seat's colour and mark once, where the players are listed."""
+    texts = (FRONTEND.describe_state(GAME.view(new(), None), NAMES), FRONTEND.alt_text(GAME.view(new(), None), NAMES),
+             FRONTEND.private_alt_text(GAME.view(drawn_state(), A), NAMES, A))
+    for text in texts:
+        for name, seat in (("Alice", "orange circle"), ("Bob", "blue square"), ("Carol", "green triangle")):
+            assert text.count(seat) == 1 and re.search(rf"^{name} \({seat}(, you)?\): ", text, re.MULTILINE), text
 
 
 def test_describe_state_at_scoring_lists_every_bone_and_who_still_chooses():
@@ -271,9 +282,9 @@ def test_describe_state_gives_every_scorecard_in_words():
     state, _ = apply(state, B, score_action("ones"))
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     chance, ones = state.scorecard[A]["chance"], state.scorecard[B]["ones"]
-    assert "Alice: bones " in text and f"total {chance} (boxes: Chance {chance})" in text
+    assert "Alice (orange circle): bones " in text and f"total {chance} (boxes: Chance {chance})" in text
     assert f"total {ones} (boxes: Ones {ones})" in text
-    assert re.search(r"Carol: [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
+    assert re.search(r"Carol \(green triangle\): [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
 
 
 def test_rules_text_is_short():

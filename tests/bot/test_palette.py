@@ -19,6 +19,7 @@ Colour is never the only cue besides: every seat also has a shape or a letter (`
 
 from __future__ import annotations
 
+import colorsys
 import itertools
 import math
 
@@ -27,7 +28,7 @@ import pytest
 from colorspacious import cspace_convert
 
 from bot.render import crayon_rails, follow_the_arrow, johari_bones, john_henry, two_fat_dudes
-from bot.render.canvas import BACKGROUND, BANNER, PLAYER_COLOURS, SEAT_SHAPES
+from bot.render.canvas import BACKGROUND, BANNER, PLAYER_COLOURS, SEAT_COLOUR_NAMES, SEAT_SHAPES, seat_words
 
 Colour = tuple[int, int, int]
 DEFICIENCIES = (None, "deuteranomaly", "protanomaly", "tritanomaly")
@@ -118,3 +119,18 @@ def test_every_two_seats_differ_and_each_stands_out_from_its_paper(slug, deficie
 
 def test_each_seat_has_a_shape_of_its_own():
     assert len(set(SEAT_SHAPES)) >= len(PLAYER_COLOURS) == len(set(PLAYER_COLOURS))
+
+
+HUES = {"orange": (10, 45), "blue": (190, 250), "green": (90, 175), "wine": (310, 360)}
+"""The hue angles (degrees) a sighted player would call by each of `SEAT_COLOUR_NAMES`."""
+
+
+def test_each_seat_colour_is_named_as_it_looks():
+    """The texts name a seat's colour ("the orange circle"): the name must fit the colour drawn."""
+    assert len(SEAT_COLOUR_NAMES) == len(PLAYER_COLOURS) == len(set(SEAT_COLOUR_NAMES))
+    for colour, name in zip(PLAYER_COLOURS, SEAT_COLOUR_NAMES, strict=True):
+        hue = colorsys.rgb_to_hsv(*(channel / 255 for channel in colour))[0] * 360
+        low, high = HUES[name]
+        assert low <= hue <= high, f"{colour} has hue {hue:.0f}, not {name}"
+    assert [seat_words(seat) for seat in range(4)] == [
+        "orange circle", "blue square", "green triangle", "wine diamond"]

@@ -13,7 +13,18 @@ from discord.ext import commands
 from bot.buttons import ActionButton, LobbyButton, TableButton
 from bot.frontends import frontend_for
 from bot.host import Host
-from bot.replies import as_edit, board_message, lobby_message, log_text, rules_embed, state_words, text_names
+from bot.replies import (
+    EARLIER,
+    TABLE_TEXT_MAX,
+    as_edit,
+    board_message,
+    fitted,
+    lobby_message,
+    log_text,
+    rules_embed,
+    state_words,
+    text_names,
+)
 from bot.table import headline
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
@@ -184,3 +195,32 @@ def test_an_edit_shows_exactly_the_new_message_and_nothing_left_of_the_old():
     words = as_edit({"content": "Build cancelled."})
     assert words == {"content": "Build cancelled.", "attachments": [], "embed": None, "view": None}
     assert as_edit({"embeds": [embed]}) == {"embeds": [embed], "attachments": [], "content": None, "view": None}
+
+
+async def test_a_table_too_long_for_discord_keeps_its_headline_its_latest_events_and_whose_turn(host: Host):
+    """Ruling (README, "Without sight or colour"): past 4,000 characters the oldest of what happened goes,
+    never the headline at the top nor the state's end, which says whose turn it is and what to do."""
+    session_id = await start_game(host, "crayon-rails", CHANNEL, [ALICE, BOB])
+    session = await host.current(session_id)
+    view = host.public_view(session)
+    cities = ("Northgate", "Eastbay", "Southport", "Westholm")
+    events = [{"type": "moved", "player": ALICE.id, "path": [city]} for _ in range(40) for city in cities]
+    headline = "Parlor plays for Bob until they take the seat back with `/game return`."
+    message = board_message(session, view, events, headline, png=None)
+    text = message["embed"].description
+    state = state_words(session, view, text_names(session))
+    assert len(text) <= TABLE_TEXT_MAX and text.count("moves to") < len(events), "the oldest moves went"
+    assert text.startswith(f"{headline}\n{EARLIER}\n"), "the headline first, then where the earlier moves are"
+    assert text.endswith(f"<@{ALICE.id}> moves to Westholm.\n{state}"), "the latest move, then the state whole"
+    assert state.splitlines()[-1].startswith("To act: ")
+
+
+def test_a_state_too_long_alone_loses_its_middle_lines_and_keeps_its_first_and_last():
+    state = "\n".join(["Play, round 3", *(f"#{card}: a pool card's three demands" for card in range(300)),
+                       "To act: Alice"])
+    told = [f"Alice moves to milepost {number}." for number in range(10)]
+    text = fitted("The headline.", told, state, limit=1000)
+    assert len(text) <= 1000 and "milepost 8" not in text
+    assert text.startswith(f"The headline.\n{EARLIER}\nAlice moves to milepost 9.\nPlay, round 3\n#0")
+    assert text.endswith("…\nTo act: Alice"), "the state's first line and last line stay"
+    assert fitted("The headline.", told, "Short.") == "\n".join(["The headline.", *told, "Short."]), "what fits"

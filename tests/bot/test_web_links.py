@@ -67,6 +67,21 @@ async def test_a_public_page_address_cannot_be_guessed_from_the_game_number(stor
             links.watched_session(guessed)
 
 
+async def test_a_finished_games_marks_move_when_the_next_game_begins_in_its_channel(store):
+    """The poll's marks: a finished game's pages learn of its rematch, begun by any process."""
+    first = await a_game(store)
+    played = await store.update_session(await store.session(first), now=NOW, status="active", state="{}")
+    elsewhere = await a_game(store, channel="2")
+    await store.update_session(await store.session(elsewhere), now=NOW, status="active", state="{}")
+    assert (await store.watched([first]))[first][2] == 0, "a running game has no next game to offer"
+    finished = await store.update_session(played, now=NOW, status="finished")
+    marks = (await store.watched([first]))[first]
+    assert marks == (finished.version, 0, 0), "another channel's game is not its next one"
+    lobby = await store.session(await a_game(store))
+    assert (await store.watched([first]))[first] == marks, "a lobby is not a game yet"
+    await store.update_session(lobby, now=NOW, status="active", state="{}")
+    assert (await store.watched([first]))[first] == (finished.version, 0, lobby.id)
+
 async def test_the_feed_wakes_a_games_pages_on_a_poke_and_when_its_marks_move_in_the_store():
     marks = {1: (3, 0), 2: (5, 0)}
     reads: list[list[int]] = []
@@ -92,3 +107,21 @@ async def test_the_feed_wakes_a_games_pages_on_a_poke_and_when_its_marks_move_in
     assert feed.open_pages == 0
     await feed.check()
     assert len(reads) == 3, "no page open: nothing is read"
+
+
+async def test_the_feed_wakes_a_page_once_when_its_link_expires_by_the_hosts_clock(clock):
+    async def read(ids: list[int]) -> dict[int, tuple[int, int]]:
+        return {i: (3, 0) for i in ids}
+
+    feed = Feed(read, clock=clock)
+    personal, public = feed.listen(1, expires=clock() + 60), feed.listen(1)
+    await feed.check()
+    assert await personal.wait(0) and await public.wait(0)  # the first look
+    await feed.check()
+    assert not await personal.wait(0), "nothing moved and the link still works"
+    clock.advance(60)
+    await feed.check()
+    assert await personal.wait(0), "its link expired: the page is woken to find it refused"
+    assert not await public.wait(0), "a public page's link never expires"
+    await feed.check()
+    assert not await personal.wait(0), "woken once"

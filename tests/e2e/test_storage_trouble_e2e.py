@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -118,18 +119,36 @@ def unwritable(path: Path):
         subprocess.run(["chattr", "-i", str(path)], check=True)
 
 
+async def start_up_on(database_url: str, cwd: Path) -> tuple[int | None, list[str]]:
+    """`python -m bot` on `database_url`, Discord unreachable (it must stop before): its exit code and lines."""
+    env = {**os.environ, "DISCORD_TOKEN": "not-used", "DATABASE_URL": database_url,
+           "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway",
+           "DISCORD_GUILD_ID": "", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=cwd, env=env,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    return process.returncode, [line for line in (out + err).decode().splitlines() if line.strip()]
+
+
 async def test_start_up_on_a_read_only_database_exits_with_one_clear_line(tmp_path):
     database = tmp_path / "parlor.sqlite3"
     await (await Store.open(database)).close()
-    env = {**os.environ, "DISCORD_TOKEN": "not-used", "DATABASE_URL": f"sqlite:///{database}",
-           "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway",
-           "DISCORD_GUILD_ID": "", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
     with unwritable(database):
-        process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-                                                       stdout=asyncio.subprocess.PIPE,
-                                                       stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(process.communicate(), timeout=60)
-    lines = [line for line in (out + err).decode().splitlines() if line.strip()]
-    assert process.returncode != 0
+        returncode, lines = await start_up_on(f"sqlite:///{database}", tmp_path)
+    assert returncode != 0
     assert len(lines) == 1, lines
     assert "read-only" in lines[0] and str(database) in lines[0]
+
+
+async def test_start_up_on_a_folder_says_it_is_a_folder_and_what_to_set_instead(tmp_path):
+    """A DATABASE_URL naming a folder (the folder meant to hold the database, say) is not called read-only, and
+    the folder is left as it was (its mode was once narrowed as a database file's)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    os.chmod(folder, 0o755)
+    returncode, lines = await start_up_on("sqlite:///data", tmp_path)
+    assert returncode != 0
+    assert lines == ["parlor: cannot use the database sqlite:///data: it is a folder, not a database file (set "
+                     "DATABASE_URL to a file in it, such as sqlite:///data/parlor.sqlite3). Fix that and start "
+                     "again; no game was touched."]
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755 and list(folder.iterdir()) == []

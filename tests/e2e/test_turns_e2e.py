@@ -42,6 +42,23 @@ async def test_notify_on_with_closed_dms_says_so_at_once_and_stays_off(fake_disc
     assert await parlor.host.store.turn_dm_users([str(alice.id)]) == set()
 
 
+async def test_notify_on_again_says_they_were_already_on_and_sends_no_second_dm(fake_discord, parlor):
+    """The confirming DM comes when notices go from off to on; asking again only says they are on."""
+    alice, general = fake_discord.create_user("alice"), fake_discord.channel("general")
+    await fake_discord.slash(alice, "notify", channel=general, state="on")
+    assert len(fake_discord.dms(alice)) == 1
+    again = await fake_discord.slash(alice, "notify", channel=general, state="on")
+    assert again.ephemeral and again.response.content.startswith("Turn notices were already on")
+    assert len(fake_discord.dms(alice)) == 1, "no second confirmation"
+    assert await parlor.host.store.turn_dm_users([str(alice.id)]) == {str(alice.id)}
+
+    await fake_discord.slash(alice, "notify", channel=general, state="off")
+    off_again = await fake_discord.slash(alice, "notify", channel=general, state="off")
+    assert off_again.ephemeral and off_again.response.content.startswith("Turn notices were already off")
+    back_on = await fake_discord.slash(alice, "notify", channel=general, state="on")
+    assert "direct message" in back_on.response.content and len(fake_discord.dms(alice)) == 2, "off to on again"
+
+
 async def test_game_list_shows_two_games_in_two_channels(fake_discord, parlor):
     alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
     games, lounge, general = (fake_discord.channel(name) for name in ("games", "lounge", "general"))

@@ -11,6 +11,7 @@ headless Chromium at phone width (tests/e2e/browser.py).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator
 
@@ -323,7 +324,8 @@ async def test_a_player_places_his_pawns_step_by_step_on_his_page(fake_discord, 
     assert [pawns[n][0] for n in ("3", "1", "5", "2", "4")] == list("abcde"), "placed in the order chosen"
 
 
-async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_discord, database_url):
+async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_discord, database_url, caplog):
+    """The player is told in his words (no setting he cannot change); the operator's WEB_PORT is in the log."""
     bot, task = await start_bot(fake_discord, database_url)
     try:
         assert bot.web is None
@@ -331,9 +333,13 @@ async def test_without_web_port_there_are_no_pages_and_game_web_says_so(fake_dis
         channel = fake_discord.channel("games")
         await start_game(fake_discord, channel, alice, bob)
         assert "Watch on the web" not in [b.get("label") for b in table(fake_discord, channel).buttons()]
-        answer = await fake_discord.slash(alice, "game web", channel=channel)
-        assert answer.ephemeral and "does not serve web pages" in answer.response.content
-        assert "WEB_PORT" in answer.response.content
+        with caplog.at_level(logging.INFO, logger="cogs.web"):
+            answer = await fake_discord.slash(alice, "game web", channel=channel)
+        assert answer.ephemeral and answer.response.content == (
+            "This bot does not serve web pages, so the table here is the whole game. If you would like them, "
+            "ask whoever runs the bot.")
+        assert [r.getMessage() for r in caplog.records if r.name == "cogs.web"] == [
+            "/game web was asked for, but the web pages are off: set WEB_PORT to serve them"]
     finally:
         await bot.close()
         await task

@@ -129,6 +129,14 @@ class FakeDiscord:
                               guild_id=channel.guild_id)
         return channel
 
+    def create_thread(self, name: str, parent: FakeChannel) -> FakeChannel:
+        """A public thread of `parent`, started by the bot (so it needs no joining): the bot is sent THREAD_CREATE.
+        Posting in it takes Send Messages in Threads, not Send Messages."""
+        thread = self.world.add_thread(name, parent)
+        self.gateway.dispatch("THREAD_CREATE", {**payloads.channel(self.world, thread), "newly_created": True},
+                              GUILDS, guild_id=thread.guild_id)
+        return thread
+
     def delete_channel(self, channel: FakeChannel) -> None:
         """A moderator deletes a guild channel: gone from Discord (its routes answer Unknown Channel), its
         messages with it, and the bot is sent CHANNEL_DELETE."""

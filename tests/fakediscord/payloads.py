@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakediscord.state import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser, World
+from tests.fakediscord.state import (
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    World,
+    now_iso,
+)
 
 
 def user(u: FakeUser) -> dict[str, Any]:
@@ -86,6 +95,10 @@ def channel(world: World, c: FakeChannel, *, viewer: FakeUser | None = None) -> 
         "parent_id": None,
         "flags": 0,
     }
+    if c.is_thread:
+        data.update(parent_id=str(c.parent_id), owner_id=str(world.bot_user.id), message_count=len(last),
+                    member_count=1, thread_metadata={"archived": False, "auto_archive_duration": 1440,
+                                                     "archive_timestamp": now_iso(), "locked": False})
     if viewer is not None:
         data["permissions"] = str(world.permissions_of(viewer, world.guild_of(c)))
     return data
@@ -132,7 +145,7 @@ def guild_create(world: World, g: FakeGuild | None = None) -> dict[str, Any]:
         "member_count": len(members),
         "members": [member(world, m, guild=g) for m in members],
         "channels": [channel(world, c) for c in world.guild_channels(g)],
-        "threads": [],
+        "threads": [channel(world, c) for c in world.guild_threads(g)],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],

@@ -283,7 +283,8 @@ class Rest:
         if channel.is_dm and self.world.users[channel.recipient_id or 0].refuses_dms:
             raise errors.DiscordHTTPError(403, errors.CANNOT_DM, "Cannot send messages to this user")
         body, files = await messages.read_body(request)
-        self._require_bot_permissions(channel, perms.SEND_MESSAGES | (perms.ATTACH_FILES if files else 0))
+        send = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
+        self._require_bot_permissions(channel, send | (perms.ATTACH_FILES if files else 0))
         body["flags"] = (body.get("flags") or 0) & ~interactions.EPHEMERAL
         message = messages.create(self.world, body, files, channel_id=channel.id, author_id=self.world.bot_user.id)
         return self._message_json(message)

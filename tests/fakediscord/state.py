@@ -24,6 +24,7 @@ from tests.fakediscord.components import walk
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+PUBLIC_THREAD = 11
 T = TypeVar("T")
 
 
@@ -69,7 +70,8 @@ class FakeUser:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or the DM channel between the bot and one user (type 1)."""
+    """A guild text channel (type 0), the DM channel between the bot and one user (type 1), or a public
+    thread (type 11) of a text channel (`parent_id`)."""
 
     id: int
     name: str
@@ -77,12 +79,17 @@ class FakeChannel:
     position: int = 0
     recipient_id: int | None = None
     guild_id: int | None = None
+    parent_id: int | None = None
     bot_denied: int = 0
     """Permission bits a channel overwrite denies the bot here (`FakeDiscord.deny_bot`)."""
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     @property
     def mention(self) -> str:
@@ -320,9 +327,21 @@ class World:
         self.changed()
         return channel
 
+    def add_thread(self, name: str, parent: FakeChannel) -> FakeChannel:
+        thread = FakeChannel(id=self.snowflake(), name=name, type=PUBLIC_THREAD, guild_id=parent.guild_id,
+                             parent_id=parent.id)
+        self.channels[thread.id] = thread
+        self.changed()
+        return thread
+
     def guild_channels(self, guild: FakeGuild | None = None) -> list[FakeChannel]:
+        """The guild's channels, without its threads (as Discord lists them)."""
         guild_id = (guild or self.guild).id
-        return [c for c in self.channels.values() if c.guild_id == guild_id]
+        return [c for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread]
+
+    def guild_threads(self, guild: FakeGuild | None = None) -> list[FakeChannel]:
+        guild_id = (guild or self.guild).id
+        return [c for c in self.channels.values() if c.guild_id == guild_id and c.is_thread]
 
     def members(self) -> list[FakeUser]:
         return [u for u in self.users.values() if u.member]
@@ -348,11 +367,15 @@ class World:
         return perms.ALL if value & perms.ADMINISTRATOR else value
 
     def bot_permissions_in(self, channel: FakeChannel) -> int:
-        """The bot's permissions in `channel`: its guild's, less what the channel's overwrite denies it."""
+        """The bot's permissions in `channel`: its guild's, less what the channel's overwrite denies it (in a
+        thread, its parent's overwrite: a thread has none of its own, so a denial set on it stands for one)."""
         if channel.is_dm:
             return perms.BOT
         value = self.permissions_of(self.bot_user, self.guild_of(channel) or self.guild)
-        return value if value & perms.ADMINISTRATOR else value & ~channel.bot_denied
+        denied = channel.bot_denied
+        if channel.parent_id is not None and channel.parent_id in self.channels:
+            denied |= self.channels[channel.parent_id].bot_denied
+        return value if value & perms.ADMINISTRATOR else value & ~denied
 
     # -- messages ----------------------------------------------------------------------------------
     def add_message(self, message: FakeMessage) -> FakeMessage:

@@ -3,7 +3,8 @@
 Random games are played with legal moves and peppered with refused ones; after every step
 the bones each audience may see are worked out from the raw state (not from `view`), and
 everything that audience receives — its view, the move's events, refusal messages, the
-channel's narration, text and picture — may name no other bone.
+channel's narration, text and picture, each alt text (the board's and his own) — may name no
+other bone.
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ def check_views(state: State) -> None:
         digest = FRONTEND.private_digest(view)
         if digest is not None:
             assert bones_in(digest) <= player_may_see(state, player) - public_may_see(state)
-    assert FRONTEND.describe_state(public, NAMES) == FRONTEND.describe_state(GAME.view(state, "alice"), NAMES)
-    assert bones_in(FRONTEND.describe_state(public, NAMES)) <= public_may_see(state)
+        assert bones_in(FRONTEND.private_alt_text(view, NAMES, player)) <= player_may_see(state, player)
+    for words in (FRONTEND.describe_state, FRONTEND.alt_text):
+        assert words(public, NAMES) == words(GAME.view(state, "alice"), NAMES), "the public words mask a private view"
+        assert bones_in(words(public, NAMES)) <= public_may_see(state)
 
 
 def check_pictures(state: State) -> None:

@@ -8,6 +8,9 @@
   const $ = (id) => document.getElementById(id);
   let current = null;
   let busy = false;
+  // The game version the answer to the last press (#error or #done) speaks of: once the page shows a later
+  // one (anyone's move, from a page or from Discord), that answer no longer describes the table and goes.
+  let answered = null;
 
   function rich(element, text) {
     // Discord's **bold** as <strong>, everything else as plain text.
@@ -28,12 +31,25 @@
     else { img.hidden = true; img.removeAttribute("src"); }
   }
 
+  function tell(id, text, version) {
+    rich($(id), text);
+    answered = Math.max(current.version, Number.isInteger(version) ? version : current.version);
+  }
+
+  function forget() {
+    $("error").textContent = "";
+    $("done").textContent = "";
+    answered = null;
+  }
+
   function draw(page) {
+    if (answered !== null && page.version > answered) forget();
     current = page;
     body.dataset.version = String(page.version);
     document.title = `${page.game} #${page.number}` + (personal ? ": your page" : ": watch");
     $("title").textContent = `${page.game} #${page.number}` + (personal && page.you ? ` (you are ${page.you})` : "");
     rich($("turn"), page.turn || (page.status === "lobby" ? "Waiting for players to join." : ""));
+    rematch(page.rematch);
     rich($("headline"), page.headline);
     rich($("board-text"), page.text);
     rich($("dice"), page.dice);
@@ -48,6 +64,19 @@
       picture($("private-picture"), page.private_picture);
       controls(page.choices, null);
     }
+  }
+
+  function rematch(next) {
+    // The new game's public page (never a personal one): a player asks for his own page of it in Discord.
+    const line = $("rematch");
+    line.hidden = !next;
+    if (!next) { line.replaceChildren(); return; }
+    const link = line.querySelector("a") || document.createElement("a");
+    if (link.getAttribute("href") === next.url) return;
+    link.href = next.url;
+    link.textContent = `watch ${next.title}`;
+    line.replaceChildren("Rematch started: ", link,
+      personal ? ". To play it from a page of your own, ask for one with /game web in the game's channel." : ".");
   }
 
   function controls(choices, step) {
@@ -178,8 +207,7 @@
   async function send(press) {
     if (busy || !current) return;
     busy = true;
-    $("error").textContent = "";
-    $("done").textContent = "";
+    forget();
     // Disabling the pressed button drops the keyboard's focus to the page: it is given back below.
     const hadFocus = $("controls").contains(document.activeElement);
     document.querySelectorAll("#controls button").forEach((element) => { element.disabled = true; });
@@ -189,11 +217,11 @@
         body: JSON.stringify({ version: current.version, tokens: [], values: {}, ...press }),
       });
       const data = await answer.json();
-      if (data.error) $("error").textContent = data.error;
+      if (data.error) tell("error", data.error, data.version);
       else if (data.step) controls(data.step.choices, data.step);
-      else if (data.done) rich($("done"), data.done);
+      else if (data.done) tell("done", data.done, data.version);
     } catch (error) {
-      $("error").textContent = "Could not reach Parlor: check your connection and try again.";
+      tell("error", "Could not reach Parlor: check your connection and try again.", null);
     } finally {
       busy = false;
       document.querySelectorAll("#controls button").forEach((element) => { element.disabled = false; });
@@ -213,7 +241,7 @@
     refusal.textContent = JSON.parse(event.data).error;
     refusal.hidden = false;
     $("choices").hidden = true; $("you").hidden = true;
-    $("connection").textContent = "";
+    $("connection").textContent = "Not live: this page no longer follows the game.";
   });
   stream.onerror = () => { $("connection").textContent = "Connection lost: reconnecting…"; };
 })();

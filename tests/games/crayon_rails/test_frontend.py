@@ -13,7 +13,7 @@ from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 
-from .situations import act, event_id, play_state, pool_card, track
+from .situations import act, event_id, land_path, play_state, pool_card, track
 from .test_turns import new_game
 
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -97,7 +97,8 @@ def test_move_and_place_verbs():
     new, events = act(state, "alice", FRONTEND.command_action("build", {"to": "Riverton"}))
     assert events[-1]["type"] == "built"
     assert build_action(path="F7 G7") == {"type": "build", "path": ["F7", "G7"]}
-    assert move_action(to="Eastbay") == {"type": "move", "to": "Eastbay"}
+    assert move_action(to="Eastbay") == {"type": "move", "toward": "Eastbay"}
+    assert build_action(to="Eastbay") == {"type": "build", "toward": "Eastbay"}
     for unused in ("roll", "place"):
         with pytest.raises(IllegalMove):
             FRONTEND.verb_action(unused, {})
@@ -121,6 +122,27 @@ def test_narration_and_state_name_the_players():
     assert FRONTEND.describe_state(view, NAMES).startswith("**Initial build**, round")
     assert FRONTEND.alt_text(view, NAMES).startswith("Initial build, round"), "words, not the engine's code"
     assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
+
+
+def test_the_words_name_each_seat_as_drawn_and_say_what_each_track_joins():
+    """A player told "your train is the blue square" finds it on the picture, and each player's built track
+    stands in words (the narration tells it only as it is built): its line, length and the cities it joins."""
+    view = GAME.view(at_dunmore(), None)
+    for text in (FRONTEND.describe_state(view, NAMES), FRONTEND.alt_text(view, NAMES)):
+        assert text.count("orange circle") == 1 and "Alice (orange circle): 50 cash" in text, text
+        assert text.count("blue square") == 1 and "Bob (blue square): 50 cash" in text, text
+        assert "Alice's track (solid line): 6 sections joining Westholm (major) and Dunmore." in text, text
+        assert "Bob's track (dashed line): 2 sections from Dunmore." in text, text
+
+
+def test_a_track_in_pieces_is_told_piece_by_piece_and_no_track_is_said_so():
+    """A Flood can cut a network in two: each piece says what it joins, not a list of its mileposts."""
+    pieces = [*track(*land_path("C8", "D4")), *track(*land_path("I2", "J6")), *track("F8", "G8")]
+    view = GAME.view(play_state(alice={"track": pieces}, bob={}), None)
+    text = FRONTEND.describe_state(view, NAMES)
+    assert ("Alice's track (solid line): 9 sections in 3 pieces: one joining Westholm (major) and Ashford; "
+            "one joining Northgate (major) and Ironhill; one reaching no city.") in text, text
+    assert "Bob's track (dashed line): none yet." in text
 
 
 @pytest.mark.parametrize("style", [OVERVIEW, ZOOM])

@@ -1,6 +1,8 @@
 """A train moves a whole leg per action (issue 21, item 2): to any milepost or city it reaches this turn
 (on its own track, or on the other's for the fee), or toward a city beyond reach as far as it runs;
-the AI moves the same way. Older `move` actions (a path, a single step, `to`) are still accepted."""
+the AI moves the same way. Older `move` actions (a path, a single step, `to`) are still accepted;
+`move toward` is the older `to` with the foreign-track fee paid only to arrive a turn sooner
+(test_move_toward)."""
 
 from __future__ import annotations
 
@@ -42,8 +44,8 @@ def test_a_city_nine_mileposts_away_is_one_action():
 def test_every_milepost_in_reach_is_offered_and_nothing_beyond():
     state = play_state(alice={"track": track(*TO_LAKEVIEW), "at": "I2"}, allowance=5)
     assert ends(state) == set(TO_LAKEVIEW[1:6])
-    assert {"type": "move", "to": "Lakeview"} in moves(state), "the city beyond reach, as far as it runs"
-    new, _ = act(state, "alice", {"type": "move", "to": "Lakeview"})
+    assert {"type": "move", "toward": "Lakeview"} in moves(state), "the city beyond reach, as far as it runs"
+    new, _ = act(state, "alice", {"type": "move", "toward": "Lakeview"})
     assert new.player("alice").at == TO_LAKEVIEW[5] and new.turn.moves_left == 0
 
 
@@ -97,7 +99,7 @@ def reachable(state: State, player: str) -> set[str]:
 @given(seed=st.integers(0, 10_000))
 def test_the_legs_offered_reach_exactly_where_single_steps_can(seed):
     """On random positions: a leg to every milepost single steps reach (and no other), each along
-    the route `move to` takes, and `to` only toward cities beyond this turn's reach."""
+    the route `move toward` takes, and `toward` only cities beyond this turn's reach."""
     for state, _ in random_states("crayon-rails", ["ann", "ben"], seed=seed, max_steps=500)[::9]:
         player = state.turn.player if state.turn else None
         if state.phase != "play" or not player or state.player(player).at is None or state.pending_losses:
@@ -107,8 +109,8 @@ def test_the_legs_offered_reach_exactly_where_single_steps_can(seed):
             if "path" in action:
                 assert action["path"] == train_route(state, player, action["path"][-1]).path
             else:
-                route = train_route(state, player, action["to"])
-                assert board().cities[action["to"]] and len(route.path) > state.turn.moves_left
+                route = train_route(state, player, action["toward"])
+                assert board().cities[action["toward"]] and len(route.path) > state.turn.moves_left
 
 
 def test_the_ai_moves_a_whole_leg_per_action_and_finishes_its_games():
