@@ -180,7 +180,7 @@ def verify(record: GameRecord) -> Verdict:
                         f"says {_short(record.result)}")
     elif record.result is not None:
         return fail(len(record.moves), last, "the record gives an abandoned game a result")
-    lines.append(f"All {len(record.moves)} moves replay, and every die and shuffle comes from the seed.")
+    lines.append(f"{replayed_words(len(record.moves))}, and every die and shuffle comes from the seed.")
     lines.append(result_line(record))
     lines += seat_lines(record)
     lines.append(VOUCHED)
@@ -227,11 +227,23 @@ def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:
     return f"{len(recorded)} events where the engine answers {len(replayed)}"
 
 
+def moves_words(count: int) -> str:
+    """A number of moves in words: "1 move", "7 moves"."""
+    return f"{count} move{'' if count == 1 else 's'}"
+
+
+def replayed_words(count: int) -> str:
+    """That every move replayed, in words that fit their number."""
+    if count == 0:
+        return "No move was made"
+    return "The one move replays" if count == 1 else f"All {count} moves replay"
+
+
 def result_line(record: GameRecord) -> str:
     """The recorded ending in words, with names."""
     names = record.names
     if record.end == "abandoned":
-        return f"Result: abandoned after {len(record.moves)} moves, without a winner."
+        return f"Result: abandoned after {moves_words(len(record.moves))}, without a winner."
     result = record.result or {}
     winners = ", ".join(names.get(p, p) for p in result.get("winners", [])) or "nobody"
     scores = result.get("scores") or {}

@@ -155,18 +155,6 @@ async def test_verify_refuses_a_record_whose_action_was_given_a_field(fake_disco
 
 # -- words ------------------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="games/verify.verify and result_line write f\"All {n} moves\" and f\"after {n} "
-                                       "moves\" whatever n is")
-async def test_verify_says_one_move_not_one_moves(fake_discord, parlor):
-    fake = fake_discord
-    channel, alice, bob = await two_people(fake, "one-move", "john-henry")
-    await fake.slash(alice, "roll", channel=channel)
-    await fake.slash(alice, "game abandon", channel=channel)
-    said = (await reply(await fake.slash(bob, "game verify", channel=channel))).content
-    assert "checks out" in said
-    assert "1 moves" not in said, said
-
-
 @pytest.mark.xfail(strict=True, reason="bot/records.stats_text labels the AI's own rows \"with Parlor (AI)\" and adds "
                                        "an \"All games: 0 played, 0 won (between people)\" line for it")
 async def test_stats_of_parlor_itself_read_sensibly(fake_discord, parlor):

@@ -211,6 +211,20 @@ def test_a_changed_result_and_a_missing_move_are_named(records):
     assert not verdict.ok and verdict.seq == 3 and "sequence number should be 2" in verdict.text
 
 
+def test_the_report_counts_one_move_in_the_singular(records):
+    def abandoned_after(count: int) -> str:
+        cut = changed(records["john-henry"], lambda data: data.update(moves=data["moves"][:count], end="abandoned",
+                                                                        result=None))
+        verdict = verify(cut)
+        assert verdict.ok, verdict.text
+        return verdict.text
+
+    one, none, two = abandoned_after(1), abandoned_after(0), abandoned_after(2)
+    assert "The one move replays, and every die" in one and "abandoned after 1 move," in one, one
+    assert "No move was made, and every die" in none and "abandoned after 0 moves," in none, none
+    assert "All 2 moves replay, and every die" in two and "abandoned after 2 moves," in two, two
+
+
 def test_not_a_record_is_told_apart():
     with pytest.raises(NotARecord, match=r"^not JSON: not even text \(a picture"):
         parse_record(b"\x89PNG")
