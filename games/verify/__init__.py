@@ -4,9 +4,9 @@ Needs only the standard library and this package (no bot, no Discord, no databas
 that the seed matches the commitment the table showed, re-derives every die and shuffle from the
 seed (see `games.dice`), replays every move through the engine with them, and prints the final
 result, or the first step where anything disagrees: the commitment, an outcome the record holds
-that the seed does not give, a move the rules refuse, events other than the record's, or a result
-other than the recorded one. Exit status: 0 when the record checks out, 1 when it does not, 2
-when the file is not a readable record.
+that the seed does not give, a move the rules refuse (or whose action holds a field the rules do not
+read), events other than the record's, or a result other than the recorded one. Exit status: 0 when
+the record checks out, 1 when it does not, 2 when the file is not a readable record.
 
 `games` is read at call time, not imported from: this package is imported while `games`
 builds its registry. Rulings: a step must use exactly the outcomes it recorded (one more or one fewer is a
@@ -41,7 +41,7 @@ import games
 from games.core import IllegalMove, RecordingRandomness
 from games.dice import SETUP_SEQ, DiceRandomness, commitment
 from games.record import GameRecord, Outcomes, RecordedMove, timeout_result, with_names
-from games.undo import Timeline
+from games.undo import Timeline, is_undo
 
 MAX_MOVES = 100_000
 """A bound on the work one record may ask for (a real game has a few hundred moves)."""
@@ -92,6 +92,28 @@ def step_name(record: GameRecord, seq: int, move: RecordedMove | None = None) ->
         return f"the setup (step {SETUP_SEQ})"
     name = record.names.get(move.player, move.player)
     return f"move {seq} ({name}: {move.action.get('type', '?')})"
+
+
+def action_problem(game: games.Game, action: dict[str, Any]) -> str | None:
+    """Why a recorded action is not exactly one the rules read, or None.
+
+    Engines ignore a field they do not know, so `{"type": "roll", "dice": [6, 6]}` replays as a plain
+    roll: a record holding it would say something that was never played. Each of the action's fields
+    must be one the engine reads (an undo is `{"type": "undo"}` alone); an action the engine refuses
+    outright is left to the replay, which says why.
+    """
+    if is_undo(action):
+        known = {"type"}
+    else:
+        try:
+            parsed = game.actions.validate_python(dict(action))
+        except ValidationError:
+            return None
+        known = set(parsed.model_dump(by_alias=True, exclude_unset=True))
+    if unread := [key for key in action if key not in known]:
+        return (f"its action holds {_short(unread[0])}, which the rules do not read: the game ignores it, so "
+                "the record says something that was not played")
+    return None
 
 
 def compare_outcomes(recorded: Outcomes, derived: dict[str, list[Any]]) -> str | None:
@@ -146,6 +168,8 @@ def verify(record: GameRecord) -> Verdict:
         where = step_name(record, move.seq, move)
         if move.seq != expected_seq:
             return fail(move.seq, where, f"its sequence number should be {expected_seq}")
+        if problem := action_problem(game, move.action):
+            return fail(move.seq, where, problem)
         rng = RecordingRandomness(DiceRandomness(record.seed, move.seq))
         try:
             events = timeline.step(move.player, move.action, rng)
