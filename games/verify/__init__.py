@@ -22,8 +22,9 @@ What a check vouches for, and what it cannot: the seed, every die and shuffle, e
 events, and the ending follow from the commitment the table showed and the rules. The players'
 names, the game's number and which seats Parlor's AI played (`ai_seats`, `stand_ins`) are as the bot
 wrote them; nothing the table showed fixes them, so the verifier checks only that they name seated
-players, and says so in its report (`/game verify` in the game's own server also compares them with
-what the bot stored: bot.game_record).
+players, and says so in its report. Nor can it tell a record cut short: an abandoned or claimed game
+stops anywhere. (`/game verify` in the game's own server also compares the record, moves included,
+with what the bot stored: bot.own_copy.)
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def action_problem(game: games.Game, action: dict[str, Any]) -> str | None:
             return None
         known = set(parsed.model_dump(by_alias=True, exclude_unset=True))
     if unread := [key for key in action if key not in known]:
-        return (f"its action holds {_short(unread[0])}, which the rules do not read: the game ignores it, so "
+        return (f"its action holds {short_json(unread[0])}, which the rules do not read: the game ignores it, so "
                 "the record says something that was not played")
     return None
 
@@ -122,13 +123,13 @@ def compare_outcomes(recorded: Outcomes, derived: dict[str, list[Any]]) -> str |
         mine, true = getattr(recorded, kind), derived[kind]
         for index, (said, truth) in enumerate(zip(mine, true, strict=False), start=1):
             if said != truth:
-                return f"{noun} {index} is recorded as {_short(said)}, but the seed gives {_short(truth)}"
+                return f"{noun} {index} is recorded as {short_json(said)}, but the seed gives {short_json(truth)}"
         if len(mine) != len(true):
             return (f"the record holds {len(mine)} {kind}, but replaying the step uses {len(true)}")
     return None
 
 
-def _short(value: Any, limit: int = 120) -> str:
+def short_json(value: Any, limit: int = 120) -> str:
     text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -189,8 +190,8 @@ def verify(record: GameRecord) -> Verdict:
             return fail(len(record.moves), last, "the record says the game was played out, but by the rules "
                         "it was still running after this move")
         if final != record.result:
-            return fail(len(record.moves), last, f"the rules give the result {_short(final)}, the record says "
-                        f"{_short(record.result)}")
+            return fail(len(record.moves), last, f"the rules give the result {short_json(final)}, the record says "
+                        f"{short_json(record.result)}")
     elif final is not None:
         return fail(len(record.moves), last, f"the record says the game ended by {record.end}, but the rules "
                     "had already ended it here")
@@ -200,8 +201,8 @@ def verify(record: GameRecord) -> Verdict:
             return fail(len(record.moves), last, "the record says the game was claimed on the turn clock, but "
                         "it waited on nobody who could be idle")
         if record.result != (due := timeout_result(record.player_ids, idle)):
-            return fail(len(record.moves), last, f"a claim here gives the result {_short(due)}, the record "
-                        f"says {_short(record.result)}")
+            return fail(len(record.moves), last, f"a claim here gives the result {short_json(due)}, the record "
+                        f"says {short_json(record.result)}")
     elif record.result is not None:
         return fail(len(record.moves), last, "the record gives an abandoned game a result")
     lines.append(f"{replayed_words(len(record.moves))}, and every die and shuffle comes from the seed.")
@@ -247,7 +248,7 @@ def seat_lines(record: GameRecord) -> list[str]:
 def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:
     for index, (said, truth) in enumerate(zip(recorded, replayed, strict=False)):
         if said != truth:
-            return f"{_short(said)} where the engine answers {_short(truth)} (event {index + 1})"
+            return f"{short_json(said)} where the engine answers {short_json(truth)} (event {index + 1})"
     return f"{len(recorded)} events where the engine answers {len(replayed)}"
 
 
