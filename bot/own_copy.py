@@ -96,11 +96,11 @@ def moves_difference(record: GameRecord, stored: list[MoveRecord], session: Sess
         if theirs is None:
             extra = len(record.moves) - len(stored)
             return (f"the file holds {moves_words(extra)} more than Parlor's copy, from move {mine.seq} "
-                    f"({_said(record.names, mine.player, mine.action)})")
+                    f"({_said(record.names.get(mine.player, mine.player), mine.action)})")
         if mine is None:
             missing = len(stored) - len(record.moves)
             return (f"{moves_words(missing)} {'is' if missing == 1 else 'are'} missing from the file, from move "
-                    f"{theirs.seq} ({_said(_names(session), theirs.player, theirs.action)})")
+                    f"{theirs.seq} ({_said(session.name_of(theirs.player), theirs.action)})")
         if problem := _move_difference(record, mine, theirs, session):
             return problem
     return None
@@ -108,6 +108,7 @@ def moves_difference(record: GameRecord, stored: list[MoveRecord], session: Sess
 
 def _move_difference(record: GameRecord, mine: RecordedMove, theirs: MoveRecord, session: SessionRecord
                      ) -> str | None:
+    """How one move of the record differs from the stored one (its number, player, action or chance), or None."""
     outcomes = Outcomes.model_validate(theirs.outcomes)
     parts = [part for part, same in (("number", mine.seq == theirs.seq), ("player", mine.player == theirs.player),
                                      ("action", mine.action == theirs.action),
@@ -115,17 +116,13 @@ def _move_difference(record: GameRecord, mine: RecordedMove, theirs: MoveRecord,
     if not parts:
         return None
     with_chance = "dice and shuffles" in parts
-    return (f"move {theirs.seq} differs in its {' and '.join(parts)}: the file has "
-            f"{_said(record.names, mine.player, mine.action, mine.outcomes if with_chance else None)}, Parlor's "
-            f"copy {_said(_names(session), theirs.player, theirs.action, outcomes if with_chance else None)}")
+    filed = _said(record.names.get(mine.player, mine.player), mine.action, mine.outcomes if with_chance else None)
+    kept = _said(session.name_of(theirs.player), theirs.action, outcomes if with_chance else None)
+    return f"move {theirs.seq} differs in its {' and '.join(parts)}: the file has {filed}, Parlor's copy {kept}"
 
 
-def _names(session: SessionRecord) -> dict[str, str]:
-    return {seat.id: seat.name for seat in session.players}
-
-
-def _said(names: dict[str, str], player: str, action: dict[str, Any], outcomes: Outcomes | None = None) -> str:
+def _said(name: str, action: dict[str, Any], outcomes: Outcomes | None = None) -> str:
     """A move as a report quotes it: `alice: {"type": "roll"}`, with its chance when that is in question."""
-    text = f"{names.get(player, player)}: {short_json(action)}"
+    text = f"{name}: {short_json(action)}"
     return text if outcomes is None else f"{text} with {short_json(outcomes.model_dump())}"
 
