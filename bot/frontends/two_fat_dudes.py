@@ -236,7 +236,9 @@ def _game_over_line(event: dict, name: Callable[[str], str]) -> str:
     winners = event["winners"]
     if len(winners) > 1:
         return f"**Game over** — shared victory for {' and '.join(map(name, winners))}! Final scores: {scores}."
-    return f"**Game over** — {name(winners[0])} is the Honorary Skinny Dude! Final scores: {scores}."
+    tied = len(set(event["scores"].values())) == 1 and len(event["scores"]) > 1
+    why = f" Tied on points: {name(winners[0])} left the hallway, so wins the tie." if tied else ""
+    return f"**Game over** — {name(winners[0])} is the Honorary Skinny Dude! Final scores: {scores}.{why}"
 
 
 def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -> tuple[str, int]:

@@ -282,3 +282,14 @@ def test_two_players_whose_names_start_alike_get_tokens_told_apart():
     assert token_labels(["Bob", "bob"]) == ["1", "2"]
     view = view_of(phase="walk", positions=[3, 9])
     assert FRONTEND.draw_board(view, {A: "Bob", B: "Brian"}).startswith(b"\x89PNG")
+
+
+def test_a_tie_won_by_the_dude_who_left_says_why():
+    """The rules: on a tie, the one who exited wins; the last line says so, since the scores alone look equal."""
+    tied = {"type": "game_over", "winners": [A], "scores": {A: 7, B: 7}}
+    [line] = narrate(FRONTEND, [tied], NAMES)
+    assert "Alice is the Honorary Skinny Dude" in line and "Tied on points: Alice left the hallway" in line
+    clear = {"type": "game_over", "winners": [A], "scores": {A: 9, B: 7}}
+    assert "Tied" not in narrate(FRONTEND, [clear], NAMES)[0]
+    shared = {"type": "game_over", "winners": [A, B], "scores": {A: 7, B: 7}}
+    assert "shared victory" in narrate(FRONTEND, [shared], NAMES)[0]
