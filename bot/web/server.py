@@ -47,6 +47,9 @@ HEARTBEAT_SECONDS = 15.0
 """A comment line on every idle stream this often, so proxies and browsers keep it open."""
 RETRY_SECONDS = 2.0
 """How soon a stream reads its game again after the database failed to answer."""
+RECONNECT_MS = 1000
+"""How soon a page whose stream broke (the bot restarting, a network hiccup) tries again: browsers wait 3 s
+by default; a second is enough for a restart to be noticed without hammering a bot that is down."""
 STATIC = ("parlor.css", "parlor.js")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -97,6 +100,7 @@ class WebServer:
 
     async def start(self, host: str, port: int, base_url: str | None = None) -> None:
         """Listen on host:port (0: any free port); links point at `base_url` (WEB_BASE_URL), else here."""
+        self._closing = False
         self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -267,6 +271,7 @@ class WebServer:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
+        await response.write(f"retry: {RECONNECT_MS}\n\n".encode())
         listener = self.feed.listen(session_id, expires)
         last = ""
         try:

@@ -4,6 +4,7 @@ pages on, the fake Discord, and a real headless Chromium (tests/e2e/browser.py).
 - The answer to a press (`#done`, `#error`) stays until the game moves past it, then goes.
 - A personal link that expires while its page is open: the page says so and stops saying "Live".
 - A finished game that is rematched: its open pages offer the new game's public page.
+- A page refused when it comes back after the pages stopped (its link replaced meanwhile) says why.
 """
 
 from __future__ import annotations
@@ -135,3 +136,27 @@ async def test_a_finished_games_pages_offer_its_rematch_and_only_its_public_page
     await wait_for_version(spectator, rematch.version)
     assert f"John Henry #{rematch.id}" in await spectator.inner_text("h1"), "the link leads to the new game"
     assert (await spectator.inner_text("#connection")).startswith("Live")
+
+
+async def test_a_page_refused_on_its_return_says_why_instead_of_reconnecting_forever(
+        fake_discord, parlor: ParlorBot, browser):  # noqa: F811
+    """The pages stop (the bot restarting) while alice asks for a new link, which replaces the one her open page
+    uses: when the pages are back, the browser is refused and gives up; the page says why, and stops saying Live."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    session = await parlor.host.last_session_in(str(channel.id))
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, alice, channel))[1])
+    await wait_for_version(page, session.version)
+    assert (await page.inner_text("#connection")).startswith("Live")
+
+    web = parlor.web
+    where = (parlor.settings.web_host, web.port, parlor.settings.web_base_url)
+    await web.stop()
+    await page.locator("#connection", has_text="reconnecting").wait_for()
+    await links_for(fake_discord, alice, channel)  # a new link: the page's own stops working
+    await web.start(*where)
+    await page.locator("#refusal").wait_for(state="visible", timeout=10_000)
+    assert "This link was replaced by a newer one" in await page.inner_text("#refusal")
+    assert (await page.inner_text("#connection")).startswith("Not live")
+    assert await page.locator("#choices").is_hidden() and await page.locator("#you").is_hidden()

@@ -235,13 +235,26 @@
   if (!$("refusal").hidden) { $("connection").textContent = ""; return; }
   const stream = new EventSource(`${base}/events`);
   stream.addEventListener("state", (event) => { draw(JSON.parse(event.data)); $("connection").textContent = "Live: this page follows the game."; });
-  stream.addEventListener("refused", (event) => {
+  function refused(message) {
     stream.close();
     const refusal = $("refusal");
-    refusal.textContent = JSON.parse(event.data).error;
+    refusal.textContent = message;
     refusal.hidden = false;
     $("choices").hidden = true; $("you").hidden = true;
     $("connection").textContent = "Not live: this page no longer follows the game.";
-  });
-  stream.onerror = () => { $("connection").textContent = "Connection lost: reconnecting…"; };
+  }
+
+  stream.addEventListener("refused", (event) => refused(JSON.parse(event.data).error));
+  stream.onerror = () => {
+    if (stream.readyState !== EventSource.CLOSED) {
+      $("connection").textContent = "Connection lost: reconnecting…";
+      return;
+    }
+    // The browser gives up when Parlor refuses the page on its return (its link expired or was replaced while
+    // it was away, or the game is gone): ask why, rather than promise a reconnection that never comes.
+    fetch(`${base}/state`, { cache: "no-store" })
+      .then((response) => response.json())
+      .then((body) => refused(body.error || "This page no longer follows the game: reload it."))
+      .catch(() => { $("connection").textContent = "Not live: Parlor cannot be reached. Reload the page later."; });
+  };
 })();
