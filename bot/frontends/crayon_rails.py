@@ -399,6 +399,8 @@ def _narrate(event: dict, names: Names) -> str | None:
             return f"{who} loses {event['load']} in the derailment."
         case "turn_lost":
             return f"{who} loses this turn to a derailment."
+        case "turn_ended":
+            return f"{who} ends the turn."
         case "qualified":
             return f"{who} meets the victory conditions: that stands, and the round is finished first."
         case "game_over":

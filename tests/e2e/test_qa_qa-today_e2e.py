@@ -7,7 +7,6 @@ import pytest
 from bot.client import ParlorBot
 from tests.bot.conftest import FakeClock
 from tests.e2e.test_ai_e2e import HOUR, quick_ai
-from tests.e2e.test_crayon_rails_e2e import open_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 
@@ -21,24 +20,6 @@ async def whole_log(fake: FakeDiscord, parlor: ParlorBot, result: InteractionRes
 
 
 # -- /game log ---------------------------------------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="a Crayon Rails turn_ended has no narration, and log_lines falls back to "
-                                       "'<name> moved.'")
-async def test_the_log_tells_an_ended_crayon_turn_as_such(fake_discord: FakeDiscord, parlor: ParlorBot):
-    """A whole Crayon Rails log has some thirty lines "alice moved." (in a 106-move game against the AI):
-    each is a turn ended, often without the train moving at all (before it is even placed)."""
-    fake = fake_discord
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    channel = fake.channel("games")
-    await open_game(fake, channel, alice, bob)
-    assert not (await fake.slash(alice, "keep", channel=channel)).ephemeral
-    assert not (await fake.slash(bob, "keep", channel=channel)).ephemeral
-    ended = await fake.slash(alice, "endturn", channel=channel)
-    assert not ended.ephemeral, ended.text
-    text = await whole_log(fake, parlor, await fake.slash(bob, "game log", channel=channel), channel)
-    last = text.splitlines()[-1]
-    assert "alice moved." not in last and "turn" in last, last
-
 
 # -- a rematch after a stand-in ------------------------------------------------------------------------------
 

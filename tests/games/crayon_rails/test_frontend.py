@@ -188,3 +188,7 @@ def test_the_cards_kept_are_counted_in_words():
     told = [FRONTEND.describe_events([{"type": "kept", "player": "bob", "cards": cards}], NAMES)[0]
             for cards in ([], [7], [7, 9])]
     assert told == ["Bob keeps no card.", "Bob keeps 1 card privately locked.", "Bob keeps 2 cards privately locked."]
+
+
+def test_an_ended_turn_is_told_as_such():
+    assert FRONTEND.describe_events([{"type": "turn_ended", "player": "alice"}], NAMES) == ["Alice ends the turn."]
