@@ -574,7 +574,8 @@ class Host:
                            legal=self.legal_by_player(session))
 
     async def rematch(self, channel_id: str, player: str) -> MoveOutcome:
-        """A new game with the last game's players in the same seats, begun at once.
+        """A new game with the last game's players in the same seats, begun at once: each player in his own seat
+        again, even if the AI stood in for him in the last game (its own seats stay its own).
 
         A game that plays matches (its view offers `next_game_options`, as Follow the Arrow does)
         continues its match when the last game was played out; otherwise the rematch is a fresh
@@ -599,14 +600,15 @@ class Host:
             options = options or {}
         else:
             options = last.options
-        creator = next(seat for seat in last.players if seat.id == player)
+        seats = [seat.for_a_new_game() for seat in last.players]
+        creator = next(seat for seat in seats if seat.id == player)
         # Opened, seated and begun by one commit: a crash leaves either no new game or a running one.
-        draft = last.model_copy(update={"options": dict(options), "waiting_since": None})
+        draft = last.model_copy(update={"options": dict(options), "waiting_since": None, "players": seats})
         state, rng, wait, seed = await self._new_game(draft, last.player_ids, player)
         try:
             session = await self.store.create_lobby(guild_id=last.guild_id, channel_id=channel_id, slug=last.slug,
                                                     creator=creator, invited=[], options=dict(options),
-                                                    now=self.clock(), players=list(last.players),
+                                                    now=self.clock(), players=seats,
                                                     timers_due=self.timers_added,
                                                     **self._begin_changes(state, rng, wait, seed))
         except ChannelBusy:

@@ -74,6 +74,11 @@ class Seat(BaseModel):
     """[first, last] move numbers (seq) the AI may have played for this person (last -1 while it still does);
     a stretch in which the game never came to his seat has last = first - 1."""
 
+    def for_a_new_game(self) -> Seat:
+        """This seat as a rematch seats it: its player's own again (an AI seat stays the AI's). A stand-in was
+        for an idle player of the last game; he is not idle in a game that has not begun."""
+        return self.model_copy(update={"stand_in": False, "stand_ins": []})
+
 
 class SessionRecord(BaseModel):
     """One row of `sessions`: a lobby, a running game, or a finished one."""

@@ -137,6 +137,33 @@ async def test_substitute_waits_for_the_turn_clock_then_the_ai_plays_and_the_pla
     assert "ai_seats" not in final.result
 
 
+async def test_a_rematch_seats_the_player_the_ai_stood_in_for_himself_and_keeps_the_ais_own_seats(host, clock):
+    """A stand-in is for an idle player of one game: the rematch of a game the AI finished for Bob waits on Bob,
+    and its record has no stand-in stretch (the last game's move numbers mean nothing in it)."""
+    ai, _, session_id = await substitute_scene(host)
+    clock.advance(49 * HOUR)
+    await host.substitute(CHANNEL, ALICE.id)
+    await play_as_people(host, ai, session_id)
+    assert (await host.session(session_id)).players[1].stand_in
+
+    rematch = (await host.rematch(CHANNEL, ALICE.id)).session
+    assert [(seat.id, seat.ai, seat.stand_in, seat.stand_ins) for seat in rematch.players] == [
+        (ALICE.id, False, False, []), (BOB.id, False, False, [])]
+    assert rematch.ai_played == [] and BOB.id in (rematch.waiting_since or {})
+    await ai.idle()
+    assert not await host.moves(rematch), "the AI did not roll for Bob"
+
+    host.changed = lambda session: None
+    await host.abandon(CHANNEL, ALICE.id, can_manage=False)
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    against, _ = await host.seat_ai(CHANNEL, ALICE.id)
+    host.changed = ai.poke
+    await play_as_people(host, ai, against.id)
+    again = (await host.rematch(CHANNEL, ALICE.id)).session
+    assert again.ai_played == ["ai-1"] and again.players[1].ai, "an AI seat of its own stays the AI's"
+    await ai.stop()
+
+
 async def test_stats_count_games_with_the_ai_apart(host):
     ai, _ = runner(host)
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)

@@ -158,6 +158,49 @@ async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_di
     assert final.result["stand_ins"] == {str(bob.id): session.players[1].stand_ins}, "the result says who played"
 
 
+async def test_a_rematch_after_a_stand_in_seats_the_idle_player_himself(fake_discord, parlor):
+    """Bob went idle and the AI finished the game for him. The rematch is a new game with the same players in
+    the same seats: bob's own, not the AI's (it used to roll his roll-off at once, the table saying "Parlor (AI)
+    plays for bob"), and its record names no stand-in."""
+    import json
+
+    from tests.e2e.test_dice_e2e import reply
+
+    fake = fake_discord
+    quick_ai(parlor)
+    clock = FakeClock()
+    parlor.host.clock = clock
+    channel = fake.create_channel("stand-in")
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake.slash(bob, "game join", channel=channel)
+    await fake.slash(alice, "roll", channel=channel)
+    clock.advance(49 * HOUR)
+    await fake.slash(alice, "game substitute", channel=channel)
+    await parlor.ai.idle()
+    for _ in range(400):
+        session = await parlor.host.last_session_in(str(channel.id))
+        if session.status != "active":
+            break
+        if str(alice.id) in parlor.host.to_act(session):
+            await fake.slash(alice, "roll", channel=channel)
+        await parlor.ai.idle()
+    assert session.status == "finished" and session.ai_played == [str(bob.id)]
+
+    rematch = await fake.slash(alice, "game rematch", channel=channel)
+    assert not rematch.ephemeral, rematch.text
+    await parlor.ai.idle()
+    new = await parlor.host.last_session_in(str(channel.id))
+    assert new.id != session.id and new.ai_played == [] and not any(seat.stand_ins for seat in new.players)
+    assert not await parlor.host.moves(new), "the AI rolled for bob"
+    assert "plays for bob" not in said(table(fake, channel))
+
+    await play_out(parlor, channel)  # the two people
+    exported = await reply(await fake.slash(alice, "game export", channel=channel))
+    record = json.loads(exported.attachments[0].data)
+    assert record["end"] == "played out" and record["stand_ins"] == {} and record["ai_seats"] == [], record["stand_ins"]
+
+
 async def test_a_whole_game_of_crayon_rails_against_the_ai(fake_discord, parlor):
     seeds = iter(range(3, 10_000))
     parlor.host._seed_source = lambda: next(seeds)  # the same deck every run, so the game surely ends

@@ -21,48 +21,6 @@ async def whole_log(fake: FakeDiscord, parlor: ParlorBot, result: InteractionRes
 
 # -- /game log ---------------------------------------------------------------------------------------------
 
-# -- a rematch after a stand-in ------------------------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="Host.rematch seats list(last.players) as they were, stand_in flag and "
-                                       "stand_ins periods (move numbers of the last game) included")
-async def test_a_rematch_does_not_hand_the_idle_players_seat_to_the_ai_again(fake_discord: FakeDiscord,
-                                                                            parlor: ParlorBot):
-    """Bob went idle and Parlor's AI finished the game for him. Alice asks for a rematch: the new game began with
-    the AI already playing bob's seat (it rolled his roll-off, move 1, at once, and the table said "Parlor (AI) plays
-    for bob"), bob never having been idle in it; and its seat kept the last game's stretch [[2, -1]], so the new
-    game's record says the AI stood in from move 2 though it made move 1. README: `/game rematch` is "a new game
-    with the same players in the same seats"; `/game substitute` is for an idle player of a running game."""
-    fake = fake_discord
-    quick_ai(parlor)
-    clock = FakeClock()
-    parlor.host.clock = clock
-    channel = fake.create_channel("stand-in")
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    await fake.slash(bob, "game join", channel=channel)
-    await fake.slash(alice, "roll", channel=channel)
-    clock.advance(49 * HOUR)
-    await fake.slash(alice, "game substitute", channel=channel)
-    await parlor.ai.idle()
-    for _ in range(400):
-        session = await parlor.host.last_session_in(str(channel.id))
-        if session.status != "active":
-            break
-        if str(alice.id) in parlor.host.to_act(session):
-            await fake.slash(alice, "roll", channel=channel)
-        await parlor.ai.idle()
-    assert session.status == "finished" and session.ai_played == [str(bob.id)]
-
-    rematch = await fake.slash(alice, "game rematch", channel=channel)
-    assert not rematch.ephemeral, rematch.text
-    await parlor.ai.idle()
-    new = await parlor.host.last_session_in(str(channel.id))
-    assert new.id != session.id
-    assert new.ai_played == [] and all(not seat.stand_ins for seat in new.players), \
-        [(seat.name, seat.stand_in, seat.stand_ins) for seat in new.players]
-    assert str(bob.id) not in {move.player for move in await parlor.host.moves(new)}, "the AI rolled for bob"
-
-
 # -- /notify ---------------------------------------------------------------------------------------------
 
 @pytest.mark.xfail(strict=True, reason="cogs/turns.py notify answers ALREADY_ON before trying a DM, even for a "
