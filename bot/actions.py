@@ -185,8 +185,10 @@ async def tell_storage_trouble(interaction: discord.Interaction, error: StorageE
         await refuse(interaction, error.reply)
 
 
-async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
-    """Run `work`, turning refusals into ephemeral replies and crashes into an apology."""
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]], *,
+                  tries_dms: bool = False) -> None:
+    """Run `work`, turning refusals into ephemeral replies and crashes into an apology. The user's DMs may be
+    open again now (bot.dm_reach), unless `tries_dms`: the work tries a DM itself and keeps his mark itself."""
     gate = _gate(interaction)
     if gate is not None and not gate.open:
         with contextlib.suppress(discord.HTTPException):
@@ -195,7 +197,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     with gate.passage() if gate is not None else contextlib.nullcontext():
         try:
             reach = getattr(interaction.client, "dm_reach", None)
-            if reach is not None:
+            if reach is not None and not tries_dms:
                 # His DMs may be open again (bot.dm_reach); a database in trouble must not cost him his command.
                 with contextlib.suppress(StorageError):
                     await reach.acted(str(interaction.user.id))
@@ -210,10 +212,11 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
                 await refuse(interaction, APOLOGY)
 
 
-async def play(interaction: discord.Interaction, work: GameWork, *, shows_table: bool = True) -> None:
+async def play(interaction: discord.Interaction, work: GameWork, *, shows_table: bool = True,
+               tries_dms: bool = False) -> None:
     """Acknowledge, run `work` (which may commit), then show its result: see the module docstring.
     `shows_table`: the work starts or changes the channel's game, so the bot must be able to show its table
-    there (bot.channel_access); False for work whose answer is private only."""
+    there (bot.channel_access); False for work whose answer is private only. `tries_dms`: see `guarded`."""
 
     gate = _gate(interaction)
 
@@ -240,7 +243,7 @@ async def play(interaction: discord.Interaction, work: GameWork, *, shows_table:
         done = Done.of(got) if isinstance(got, MoveOutcome) else (got or Done())
         await show_done(interaction, done, acknowledgement)
 
-    await guarded(interaction, steps)
+    await guarded(interaction, steps, tries_dms=tries_dms)
 
 
 async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:

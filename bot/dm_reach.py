@@ -4,7 +4,8 @@ Each refused DM costs a request Discord turns down, and a player with closed DMs
 panel update and turn notice of a long game. So after one refusal the user is marked, and the bot
 sends him nothing by DM until he acts again (any command, button or menu of Parlor, which means he
 may have opened his DMs meanwhile) or turns `/notify on` (which tries a DM at once and says if it is
-refused). His private view stays one press away: **Show my bones** and `/hand` answer in the channel.
+refused; also when notices were already on, if he was marked). His private view stays one press away:
+**Show my bones** and `/hand` answer in the channel.
 
 Rulings: the mark is kept in the database (`user_settings.dms_closed`), so a restart does not try
 again, and read before every DM, so any process sees another's mark. Clearing it costs a write, so
@@ -57,6 +58,13 @@ class DmReach:
         log.info("player %s does not accept direct messages; none until he acts again", user)
         (await self._known()).add(user)
         await self.store.set_dms_closed(user, True)
+
+    async def reopen(self, user: str) -> bool:
+        """`/notify on` is about to try a DM: clear `user`'s mark, whichever process set it (the store's).
+        Whether he had one, i.e. a DM to him was refused since he last acted."""
+        closed = not await self.reachable([user])
+        await self.acted(user)
+        return closed
 
     async def acted(self, user: str) -> None:
         """`user` used the bot: his DMs may be open again (costs nothing unless he was marked)."""

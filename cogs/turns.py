@@ -2,8 +2,9 @@
 and `/stats`.
 
 `/notify on` sends its confirming direct message (which also tells at once whether the user's DMs are
-open) only when notices go from off to on; asked again while they are on, or `off` while off, it says
-they already were and changes nothing.
+open) only when notices go from off to on, or when a direct message to the user was refused since he
+last acted (bot.dm_reach's mark: his notices reach him no more); asked again while they are on, or `off`
+while off, it says they already were and changes nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ ALREADY_ON = ("Turn notices were already on: I'll send you a direct message with
 ALREADY_OFF = "Turn notices were already off. `/notify on` turns them on."
 DMS_CLOSED = ("I can't send you direct messages, so turn notices stay off. Allow direct messages from this "
               "server's members (Privacy Settings), then `/notify on` again.")
+DMS_STILL_CLOSED = ("Turn notices are on, but I can't send you direct messages, so none reaches you. Allow direct "
+                    "messages from this server's members (Privacy Settings), then `/notify on` again.")
 
 
 class Turns(commands.Cog):
@@ -47,8 +50,11 @@ class Turns(commands.Cog):
                                  app_commands.Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
         async def work() -> Done:
-            on = state.value == "on"
-            if on == await host_of(interaction).wants_turn_dms(str(interaction.user.id)):
+            user, on = str(interaction.user.id), state.value == "on"
+            reach = interaction.client.dm_reach  # type: ignore[attr-defined]
+            refused_since = await reach.reopen(user)
+            already = on == await host_of(interaction).wants_turn_dms(user)
+            if already and not (on and refused_since):
                 return Done(private={"content": ALREADY_ON if on else ALREADY_OFF})
             if on:
                 try:
@@ -57,14 +63,15 @@ class Turns(commands.Cog):
                 except discord.HTTPException as error:
                     if not refused_dm(error):
                         raise
-                    await interaction.client.dm_reach.refused(str(interaction.user.id))  # type: ignore[attr-defined]
-                    return Done(private={"content": DMS_CLOSED})
-            await host_of(interaction).set_turn_dms(str(interaction.user.id), on)
+                    await reach.refused(user)
+                    return Done(private={"content": DMS_STILL_CLOSED if already else DMS_CLOSED})
+            if not already:
+                await host_of(interaction).set_turn_dms(user, on)
             text = ("I'll send you a direct message with a link to the game when it becomes your turn. "
                     "`/notify off` stops them." if on else "No more turn messages. `/notify on` brings them back.")
             return Done(private={"content": text})
 
-        await play(interaction, work, shows_table=False)
+        await play(interaction, work, shows_table=False, tries_dms=True)
 
     settings = app_commands.Group(name="settings",
                                   description="This server's reminders, turn clock, tables and leaderboard",

@@ -21,29 +21,6 @@ async def whole_log(fake: FakeDiscord, parlor: ParlorBot, result: InteractionRes
 
 # -- /game log ---------------------------------------------------------------------------------------------
 
-# -- /notify ---------------------------------------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="cogs/turns.py notify answers ALREADY_ON before trying a DM, even for a "
-                                       "player whose last DM Discord refused (bot.dm_reach's mark)")
-async def test_notify_on_again_after_a_refused_turn_notice_says_the_dms_are_closed(fake_discord: FakeDiscord,
-                                                                                   parlor: ParlorBot):
-    """Alice turned notices on, then closed her DMs; her next turn notice was refused. Wondering why no message
-    comes, she types /notify on: she is told they were already on and "I'll send you a direct message", which
-    cannot reach her. README: "if your DMs are closed, `/notify on` says so at once" (and bot/dm_reach.py:
-    `/notify on` "tries a DM at once and says if it is refused")."""
-    fake = fake_discord
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    games, general = fake.channel("games"), fake.channel("general")
-    assert "direct message" in (await fake.slash(alice, "notify", channel=general, state="on")).text
-    fake.refuse_dms(alice)
-    await fake.slash(alice, "game start", channel=games, game="two-fat-dudes")
-    await fake.slash(bob, "game join", channel=games)
-    await fake.wait_for(lambda: any(code == 50007 for *_, code in fake.http_errors), what="the refused turn notice")
-    again = await fake.slash(alice, "notify", channel=general, state="on")
-    text = again.text or (await again.wait_for_followup()).content
-    assert "can't send you direct messages" in text, text
-
-
 # -- a command while a move is on its way ------------------------------------------------------------------
 
 @pytest.mark.xfail(strict=True, reason="Host.act keys moves in flight by (session, seat): the AI's move for a "

@@ -59,6 +59,36 @@ async def test_notify_on_again_says_they_were_already_on_and_sends_no_second_dm(
     assert "direct message" in back_on.response.content and len(fake_discord.dms(alice)) == 2, "off to on again"
 
 
+async def test_notify_on_again_after_a_refused_turn_notice_tries_a_dm_and_says_if_it_fails(fake_discord, parlor):
+    """Notices on, then DMs closed: her turn notice is refused. /notify on again used to answer "already on: I'll
+    send you a direct message", which cannot reach her. It tries a DM as turning them on does (README), and says
+    so if it is refused; with her DMs open again, it confirms by DM. Notices stay on all along."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    games, general = fake.channel("games"), fake.channel("general")
+    assert "direct message" in (await fake.slash(alice, "notify", channel=general, state="on")).text
+    fake.refuse_dms(alice)
+    await fake.slash(alice, "game start", channel=games, game="two-fat-dudes")
+    await fake.slash(bob, "game join", channel=games)
+    await fake.wait_for(lambda: any(code == 50007 for *_, code in fake.http_errors), what="the refused turn notice")
+    refused = len(fake.http_errors)
+
+    again = await fake.slash(alice, "notify", channel=general, state="on")
+    text = again.text or (await again.wait_for_followup()).content
+    assert again.ephemeral and "can't send you direct messages" in text and "Turn notices are on" in text, text
+    assert len(fake.http_errors) == refused + 1, "tried at once"
+    assert await parlor.host.store.dms_closed_users([str(alice.id)]) == {str(alice.id)}, "marked again"
+
+    fake.refuse_dms(alice, False)
+    opened = await fake.slash(alice, "notify", channel=general, state="on")
+    text = opened.text or (await opened.wait_for_followup()).content
+    assert text.startswith("I'll send you a direct message"), text
+    assert fake.dms(alice)[-1].content.startswith("Turn notices are on")
+    assert await parlor.host.store.turn_dm_users([str(alice.id)]) == {str(alice.id)}
+    again = await fake.slash(alice, "notify", channel=general, state="on")
+    assert again.response.content.startswith("Turn notices were already on"), "no mark now: no second DM"
+
+
 async def test_game_list_shows_two_games_in_two_channels(fake_discord, parlor):
     alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
     games, lounge, general = (fake_discord.channel(name) for name in ("games", "lounge", "general"))
