@@ -654,8 +654,11 @@ class Host:
         `from_command`: a slash command, which names no version of the game, unlike a component. One that
         arrives while the same player's previous move is still on its way was sent before he could see
         that move's result (a Roll pressed, then `/roll` typed as well), so it is refused rather than
-        applied to a game he never saw: in John Henry it would become the bonus die of a 6.
+        applied to a game he never saw: in John Henry it would become the bonus die of a 6. Only his own
+        moves count: the AI's move for his seat is none of his, and his command is told the AI plays for him.
         """
+        if by_ai:
+            return await self._act_once_locked(session_id, player, action, expected_version, by_ai)
         key = (session_id, player)
         if from_command and key in self._moving:
             raise UserError(IN_FLIGHT)

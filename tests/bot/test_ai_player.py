@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.ai_player import AiPlayer
-from bot.host import Host, UserError
+from bot.host import IN_FLIGHT, Host, UserError
 from bot.records import stats
 from tests.bot.conftest import ALICE, BOB, CAROL
 
@@ -135,6 +135,29 @@ async def test_substitute_waits_for_the_turn_clock_then_the_ai_plays_and_the_pla
     final = await host.session(session_id)
     assert final.result["stand_ins"] == {BOB.id: returned.players[1].stand_ins}
     assert "ai_seats" not in final.result
+
+
+async def test_a_command_while_the_ai_moves_for_you_is_told_the_ai_plays_for_you(host, clock):
+    """Only a player's own move on its way makes his command "still being made" (IN_FLIGHT): Bob, back while
+    the AI's roll for him is on its way, was told his own move was, not that `/game return` takes his seat."""
+    _, _, session_id = await substitute_scene(host)
+    host.changed = lambda session: None  # the AI stays out: the test makes its move
+    clock.advance(49 * HOUR)
+    await host.substitute(CHANNEL, ALICE.id)
+    lock = host._lock(session_id)
+    await lock.acquire()
+    try:
+        ai_move = asyncio.create_task(host.act(session_id, BOB.id, {"type": "roll"}, by_ai=True))
+        while not lock._waiters:  # the AI's roll is on its way, waiting for the game
+            await asyncio.sleep(0)
+        typed = asyncio.create_task(host.act(session_id, BOB.id, {"type": "roll"}, from_command=True))
+        await asyncio.sleep(0)
+    finally:
+        lock.release()
+    await ai_move
+    with pytest.raises(UserError, match="/game return") as refused:
+        await typed
+    assert refused.value.message != IN_FLIGHT
 
 
 async def test_a_rematch_seats_the_player_the_ai_stood_in_for_himself_and_keeps_the_ais_own_seats(host, clock):

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot.client import ParlorBot
-from tests.bot.conftest import FakeClock
-from tests.e2e.test_ai_e2e import HOUR, quick_ai
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult
 
@@ -20,55 +18,6 @@ async def whole_log(fake: FakeDiscord, parlor: ParlorBot, result: InteractionRes
 
 
 # -- /game log ---------------------------------------------------------------------------------------------
-
-# -- a command while a move is on its way ------------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="Host.act keys moves in flight by (session, seat): the AI's move for a "
-                                       "stand-in seat counts as the person's own previous move")
-async def test_a_command_while_the_ai_moves_for_you_is_not_called_your_move(fake_discord: FakeDiscord,
-                                                                            parlor: ParlorBot):
-    """The AI stands in for bob. Bob comes back and types /roll just as the AI's roll for him is being made: he is
-    told "Your move just before this command was still being made…" though he made none, and not that the AI
-    plays his seat and `/game return` takes it back (what he is told a moment before or after)."""
-    import asyncio
-
-    from bot.host import IN_FLIGHT
-
-    fake = fake_discord
-    quick_ai(parlor)
-    clock = FakeClock()
-    parlor.host.clock = clock
-    channel = fake.create_channel("stand-in")
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    await fake.slash(bob, "game join", channel=channel)
-    await fake.slash(alice, "roll", channel=channel)
-    clock.advance(49 * HOUR)
-    parlor.ai.iterations = None  # the AI stays out of the way: the test makes its move below
-    gate = asyncio.Event()
-
-    async def held(seconds: float) -> None:
-        await gate.wait()
-
-    parlor.ai.sleep = held
-    await fake.slash(alice, "game substitute", channel=channel)
-    host = parlor.host
-    session = await host.last_session_in(str(channel.id))
-    assert host.to_act(session) == [str(bob.id)]
-    lock = host._lock(session.id)
-    await lock.acquire()
-    try:
-        ai_move = asyncio.create_task(host.act(session.id, str(bob.id), host.legal_actions(session, str(bob.id))[0],
-                                               expected_version=session.version, by_ai=True))
-        await fake.wait_for(lambda: (session.id, str(bob.id)) in host._moving, what="the AI's roll on its way")
-        typed = await fake.slash(bob, "roll", channel=channel)
-    finally:
-        lock.release()
-    await ai_move
-    gate.set()
-    assert typed.ephemeral
-    assert typed.response.content != IN_FLIGHT and "/game return" in typed.response.content, typed.response.content
-
 
 # -- a table refused in a thread ----------------------------------------------------------------------------
 
