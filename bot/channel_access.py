@@ -9,7 +9,8 @@ changes. Without it, `/game start` opened a lobby nobody could see, which held t
 The permissions are the interaction's `app_permissions` (the bot's, in that channel, overwrites
 included), so the check costs no REST call. An interaction that carries none (value 0) is not refused.
 In a thread, posting takes Send Messages in Threads (the channel's Send Messages does not count there),
-and both the refusal and the note on a table refused after the change name that one.
+and both the refusal and the note on a table refused after the change name that one, and send whoever
+grants it to the settings of the channel the thread belongs to (a thread has no permissions of its own).
 """
 
 from __future__ import annotations
@@ -37,16 +38,25 @@ def missing_for_table(granted: discord.Permissions, *, in_thread: bool, pictures
     return [name for flag, name in needed if not getattr(granted, flag)]
 
 
-def _lacking(missing: list[str]) -> str:
+def _lacking(missing: list[str], *, in_thread: bool) -> str:
+    """What is missing and where it is granted: a thread has no permissions of its own, it takes its channel's."""
     plural = len(missing) > 1
-    return (f"I don't have the {joined(missing)} permission{'s' if plural else ''} here. Someone who manages the "
-            f"channel can allow {'them' if plural else 'it'} for Parlor (Edit Channel → Permissions)")
+    lacking = f"I don't have the {joined(missing)} permission{'s' if plural else ''} here. "
+    allow = f"can allow {'them' if plural else 'it'} for Parlor"
+    if in_thread:
+        return (f"{lacking}A thread takes its permissions from the channel it belongs to: someone who manages that "
+                f"channel {allow} there (Edit Channel → Permissions)")
+    return f"{lacking}Someone who manages the channel {allow} (Edit Channel → Permissions)"
 
 
-def cannot_show(missing: list[str]) -> str:
+def _here(in_thread: bool) -> str:
+    return "this thread" if in_thread else "this channel"
+
+
+def cannot_show(missing: list[str], *, in_thread: bool = False) -> str:
     """The refusal: what is missing, who can grant it, and what to do meanwhile."""
-    return (f"I can't show a game in this channel: {_lacking(missing)}, or play in another channel. "
-            "Nothing was changed.")
+    return (f"I can't show a game in {_here(in_thread)}: {_lacking(missing, in_thread=in_thread)}, or play in "
+            "another channel. Nothing was changed.")
 
 
 def in_a_thread(interaction: discord.Interaction) -> bool:
@@ -58,8 +68,8 @@ def table_forbidden(granted: discord.Permissions, *, in_thread: bool) -> str:
     """What the actor is told when his change is saved but Discord refused its table: which permissions
     are missing, as far as the interaction says."""
     missing = missing_for_table(granted, in_thread=in_thread, pictures=True) if granted.value else []
-    lacking = _lacking(missing) if missing else "Discord does not let me post here"
-    return f"Done, but I can't update the game's table in this channel: {lacking}."
+    lacking = _lacking(missing, in_thread=in_thread) if missing else "Discord does not let me post here"
+    return f"Done, but I can't update the game's table in {_here(in_thread)}: {lacking}."
 
 
 async def require_table_access(interaction: discord.Interaction, text_view: TextView) -> None:
@@ -69,9 +79,10 @@ async def require_table_access(interaction: discord.Interaction, text_view: Text
     if interaction.guild_id is None or granted.value == 0:
         return
     pictures = granted.attach_files or await text_view.pictures_for(str(interaction.guild_id))
-    missing = missing_for_table(granted, in_thread=in_a_thread(interaction), pictures=pictures)
+    in_thread = in_a_thread(interaction)
+    missing = missing_for_table(granted, in_thread=in_thread, pictures=pictures)
     if missing:
-        raise UserError(cannot_show(missing))
+        raise UserError(cannot_show(missing, in_thread=in_thread))
 
 
 def channel_is_gone(error: BaseException) -> bool:

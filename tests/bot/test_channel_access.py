@@ -74,3 +74,15 @@ def test_a_table_refused_in_a_thread_names_send_messages_in_threads_not_send_mes
     assert "I don't have the Send Messages permission here." in in_channel
     allowed_there = table_forbidden(without(send_messages=True), in_thread=True)
     assert "Discord does not let me post here" in allowed_there, "Send Messages is not what a thread lacks"
+
+
+def test_in_a_thread_the_refusals_point_to_the_settings_of_the_channel_it_belongs_to():
+    """A thread has no permission settings ("Edit Channel → Permissions" is its channel's): saying "someone who
+    manages the channel" in a thread sent him looking for settings the thread does not have."""
+    refused = cannot_show(["Send Messages in Threads"], in_thread=True)
+    assert refused.startswith("I can't show a game in this thread: ")
+    assert "takes its permissions from the channel it belongs to: someone who manages that channel" in refused
+    told = table_forbidden(without(send_messages_in_threads=True), in_thread=True)
+    assert "in this thread" in told and "the channel it belongs to" in told
+    assert "belongs to" not in cannot_show(["Send Messages"]) + table_forbidden(without(embed_links=True),
+                                                                                in_thread=False)

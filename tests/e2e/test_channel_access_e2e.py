@@ -65,20 +65,22 @@ async def test_a_text_only_server_needs_no_attach_files(fake_discord: FakeDiscor
 async def test_in_a_thread_it_is_send_messages_in_threads_that_is_asked_for(fake_discord: FakeDiscord,
                                                                             parlor: ParlorBot):
     """A thread takes Send Messages in Threads, not the channel's Send Messages: the up-front refusal and the
-    one for a table refused after the change was saved both name the permission that matters there."""
+    one for a table refused after the change was saved both name the permission that matters there, and point
+    to where it is set: a thread has no permission settings of its own, it takes its channel's."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     thread = fake.create_thread("rematch", parent=fake.channel("games"))
     fake.deny_bot(thread, perms.SEND_MESSAGES_IN_THREADS)
     refused = await fake.slash(alice, "game start", channel=thread, game="john-henry", opponent=bob)
     assert refused.ephemeral and refused.response.content.startswith(
-        "I can't show a game in this channel: I don't have the Send Messages in Threads permission here.")
+        "I can't show a game in this thread: I don't have the Send Messages in Threads permission here. A thread "
+        "takes its permissions from the channel it belongs to: someone who manages that channel can allow it")
     fake.deny_bot(thread, perms.SEND_MESSAGES)  # the channel's Send Messages does not count in a thread
     await start_game(fake, thread, alice, bob)
     session = await parlor.host.last_session_in(str(thread.id))
     fake.deny_bot(thread, perms.SEND_MESSAGES | perms.SEND_MESSAGES_IN_THREADS | perms.ATTACH_FILES)
     abandoned = await fake.slash(bob, "game abandon", channel=thread)
     assert abandoned.ephemeral and abandoned.response.content.startswith(
-        "Done, but I can't update the game's table in this channel: I don't have the Send Messages in Threads and "
-        "Attach Files permissions here.")
+        "Done, but I can't update the game's table in this thread: I don't have the Send Messages in Threads and "
+        "Attach Files permissions here. A thread takes its permissions from the channel it belongs to")
     assert (await parlor.host.current(session.id)).status == "abandoned"

@@ -19,28 +19,6 @@ async def whole_log(fake: FakeDiscord, parlor: ParlorBot, result: InteractionRes
 
 # -- /game log ---------------------------------------------------------------------------------------------
 
-# -- a table refused in a thread ----------------------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="bot/channel_access.py _lacking sends everyone to 'Edit Channel → "
-                                       "Permissions', which a thread does not have")
-async def test_a_refusal_in_a_thread_says_where_its_permissions_are_set(fake_discord: FakeDiscord,
-                                                                        parlor: ParlorBot):
-    """A thread has no permission settings of its own: it takes them from the channel it belongs to. Refused in a
-    thread, the player (and the moderator he asks) is sent to "Edit Channel → Permissions", which a thread's
-    settings do not have; the words should point to the channel the thread is in."""
-    from tests.fakediscord import permissions as perms
-
-    fake = fake_discord
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    thread = fake.create_thread("rematch", parent=fake.channel("games"))
-    fake.deny_bot(thread, perms.SEND_MESSAGES_IN_THREADS)
-    refused = await fake.slash(alice, "game start", channel=thread, game="john-henry", opponent=bob)
-    text = refused.response.content
-    assert refused.ephemeral and "Send Messages in Threads" in text
-    advice = text.split("permission", 1)[1]
-    assert "thread" in advice.lower() and ("games" in advice or "parent" in advice or "belongs" in advice), text
-
-
 # -- a database path naming a folder -------------------------------------------------------------------------
 
 @pytest.mark.xfail(strict=True, reason="bot/store.py checks path.is_dir() only; Path('data/') drops the slash, so a "
