@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -125,14 +124,6 @@ class Settings(BaseSettings):
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR")
         return level
-
-    @property
-    def database_path(self) -> Path:
-        """The SQLite file named by DATABASE_URL."""
-        prefix = "sqlite:///"
-        if not self.database_url.startswith(prefix):
-            raise ValueError("DATABASE_URL must look like sqlite:///data/parlor.sqlite3")
-        return Path(self.database_url[len(prefix):])
 
     def require_token(self) -> str:
         if self.discord_token is None:

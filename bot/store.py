@@ -15,6 +15,7 @@ import contextlib
 import errno
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -334,11 +335,12 @@ class Store:
         """Open (creating if need be) and migrate the database, and check that it can be written.
 
         Raises a `StorageError` saying why when it cannot be used, so the bot stops at start-up
-        rather than at the first move.
+        rather than at the first move. A path ending in a slash names a folder, made yet or not.
         """
-        path = Path(path)
+        names_a_folder = isinstance(path, str) and path.endswith(("/", os.sep))
+        path = Path(path)  # which drops that slash
         on_disk = str(path) != ":memory:"
-        if on_disk and path.is_dir():  # before anything touches it (its mode is not a database file's)
+        if on_disk and (names_a_folder or path.is_dir()):  # before anything touches it (or makes it a file)
             raise StoragePathIsFolder(f"{SQLITE_URL}{path / DEFAULT_FILE_NAME}")
         try:
             if on_disk:

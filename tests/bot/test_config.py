@@ -30,7 +30,7 @@ def clean_env(monkeypatch):
 
 def test_defaults(clean_env):
     settings = Settings(_env_file=None)
-    assert settings.database_path == Path("data/parlor.sqlite3")
+    assert settings.database_url == "sqlite:///data/parlor.sqlite3"
     assert settings.discord_api_base is None and settings.discord_guild_id is None
     with pytest.raises(MissingToken, match="DISCORD_TOKEN"):
         settings.require_token()

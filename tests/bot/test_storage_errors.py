@@ -7,7 +7,15 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot.storage_errors import StorageBusy, StorageError, StorageFull, StorageReadOnly, from_postgres, from_sqlite
+from bot.storage_errors import (
+    StorageBusy,
+    StorageError,
+    StorageFull,
+    StoragePathIsFolder,
+    StorageReadOnly,
+    from_postgres,
+    from_sqlite,
+)
 from bot.store import Store
 
 
@@ -48,3 +56,14 @@ async def test_start_up_on_a_read_only_postgresql_database_is_refused(postgres_s
         await admin.close()
     with pytest.raises(StorageReadOnly):
         await Store.connect(postgres_url)
+
+
+async def test_a_database_path_ending_in_a_slash_names_a_folder_even_one_not_made_yet(tmp_path):
+    """DATABASE_URL=sqlite:///data/ means the folder data: it used to become a database file called `data`
+    (the slash lost on the way to a path), and the folder meant could no longer be made there."""
+    folder = tmp_path / "data"
+    with pytest.raises(StoragePathIsFolder) as told:
+        await Store.connect(f"sqlite:///{folder}/")
+    assert not folder.exists(), "nothing made"
+    assert told.value.startup == ("it is a folder, not a database file (set DATABASE_URL to a file in it, such as "
+                                  f"sqlite:///{folder}/parlor.sqlite3)")
