@@ -8,8 +8,8 @@ from games.core import IllegalMove, copied
 from games.crayon_rails.building import resolve_path
 from games.crayon_rails.hazards import struck
 from games.crayon_rails.mapdata import board, edge
-from games.crayon_rails.routing import check_route, owners, train_route
-from games.crayon_rails.state import State, chips_in_supply, free_loads, slots_used
+from games.crayon_rails.routing import check_route, owner_past_the_fee, owners, train_route
+from games.crayon_rails.state import FOREIGN_TRACK_FEE, State, chips_in_supply, free_loads, slots_used
 from games.crayon_rails.turns import allowance, require_operating
 
 
@@ -44,7 +44,7 @@ def plan_move(
     if path is None:
         route = train_route(state, player_id, to or "", legacy)
         if route is None:
-            raise IllegalMove(f"Your train cannot reach {to!r} along existing track.")
+            raise IllegalMove(_why_no_route(state, player_id, to or ""))
         assert state.turn is not None
         path = route.path[: state.turn.moves_left]
     else:
@@ -54,6 +54,16 @@ def plan_move(
     if not path:
         raise IllegalMove("The train has no mileposts to move this turn." if to else "Name where to move.")
     return path, check_route(state, player_id, path)
+
+
+def _why_no_route(state: State, player_id: str, to: str) -> str:
+    """Why `move to` found no route: a fee the player cannot pay, or no track there."""
+    target = board().resolve(to)
+    owner = owner_past_the_fee(state, player_id, target) if target else None
+    if owner is not None:
+        return (f"Your train reaches {to} only over {owner}'s track, and using it costs {FOREIGN_TRACK_FEE}, "
+                f"more than you have.")
+    return f"Your train cannot reach {to!r} along existing track."
 
 
 def move(

@@ -25,18 +25,6 @@ async def both_keep_nothing(fake: FakeDiscord, parlor: ParlorBot) -> Table:
     return table
 
 
-@pytest.mark.xfail(strict=True, reason="/game log tells a Crayon Rails end of turn as 'alice moved.'")
-async def test_the_log_tells_an_end_of_turn_as_such_not_as_a_move(fake_discord: FakeDiscord, parlor: ParlorBot):
-    table = await both_keep_nothing(fake_discord, parlor)
-    await table.ok(table.alice, "build", path="I2 J2 K2")
-    await table.ok(table.alice, "endturn")
-    log = await fake_discord.slash(table.bob, "game log", channel=table.channel)
-    lines = log.response.content.splitlines()
-    assert lines[3].startswith("3. alice builds 2 sections"), lines
-    assert "moved" not in lines[4] and "turn" in lines[4], \
-        f"alice only ended her turn (no train runs in initial building): {lines[4]!r}"
-
-
 @pytest.mark.xfail(strict=True, reason="the table keeps only the last 40 events of a turn and drops the "
                                        "rest silently, with no '… (earlier moves: /game log)' line")
 async def test_a_long_turn_on_the_table_says_where_its_first_moves_went(fake_discord: FakeDiscord,
@@ -73,18 +61,6 @@ async def poor_alice_at_northgate(fake: FakeDiscord, parlor: ParlorBot) -> Table
     await table.ok(bob, "endturn")
     assert (await table.state()).player(str(alice.id)).cash == 1
     return table
-
-
-@pytest.mark.xfail(strict=True, reason="/move to: a city only the other's track reaches, without the 4 for "
-                                       "the fee, says the train 'cannot reach' it 'along existing track'")
-async def test_move_to_without_the_fee_says_the_fee_is_what_is_missing(fake_discord: FakeDiscord,
-                                                                      parlor: ParlorBot):
-    table = await poor_alice_at_northgate(fake_discord, parlor)
-    by_path = await table.refused(table.alice, "move", path="I3")
-    assert "costs 4, more than you have" in by_path, by_path
-    by_city = await table.refused(table.alice, "move", to="Ironhill")
-    assert "4" in by_city and "along existing track" not in by_city, \
-        f"Bob's track runs to Ironhill; what Alice lacks is the fee: {by_city!r}"
 
 
 @pytest.mark.xfail(strict=True, reason="/move to: the city the train stands on says 'The train has no "
