@@ -46,6 +46,8 @@ def plan_move(
         if route is None:
             raise IllegalMove(_why_no_route(state, player_id, to or ""))
         assert state.turn is not None
+        if not route.path:
+            raise IllegalMove(f"Your train is at {_place_here(state, player_id)} already.")
         path = route.path[: state.turn.moves_left]
     else:
         path = resolve_path(path)
@@ -54,6 +56,12 @@ def plan_move(
     if not path:
         raise IllegalMove("The train has no mileposts to move this turn." if to else "Name where to move.")
     return path, check_route(state, player_id, path)
+
+
+def _place_here(state: State, player_id: str) -> str:
+    at = state.player(player_id).at
+    city = board().city_at(at) if at else None
+    return city.name if city else str(at)
 
 
 def _why_no_route(state: State, player_id: str, to: str) -> str:

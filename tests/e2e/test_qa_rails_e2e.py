@@ -43,36 +43,6 @@ async def test_a_long_turn_on_the_table_says_where_its_first_moves_went(fake_dis
     assert "puts a train on Northgate" in words or "earlier moves: `/game log`" in words, words
 
 
-async def poor_alice_at_northgate(fake: FakeDiscord, parlor: ParlorBot) -> Table:
-    """Alice (1 cash, a fast train at Northgate) and Bob's track from Northgate to Ironhill."""
-    table = await both_keep_nothing(fake, parlor)
-    alice, bob = table.alice, table.bob
-    await table.ok(alice, "build", path=AROUND)
-    await table.ok(alice, "endturn")
-    await table.ok(bob, "build", path="I2 I3 I4 J5 J6")
-    await table.ok(bob, "endturn")
-    await table.ok(bob, "endturn")
-    for path in ("O8 P8 Q8 R8 S8 T8 U8 V8", "V8 W8 X8", "T8 T9 T10 T11", "S8 S9 S10"):
-        await table.ok(alice, "build", path=path)
-    await table.ok(alice, "endturn")
-    await table.ok(alice, "place", city="Northgate")
-    await table.ok(alice, "upgrade", train="fast")
-    await table.ok(alice, "endturn")
-    await table.ok(bob, "endturn")
-    assert (await table.state()).player(str(alice.id)).cash == 1
-    return table
-
-
-@pytest.mark.xfail(strict=True, reason="/move to: the city the train stands on says 'The train has no "
-                                       "mileposts to move this turn' to a train with its whole allowance")
-async def test_move_to_where_the_train_stands_says_it_is_there_already(fake_discord: FakeDiscord,
-                                                                      parlor: ParlorBot):
-    table = await poor_alice_at_northgate(fake_discord, parlor)
-    assert (await table.state()).turn.moves_left == 12
-    refusal = await table.refused(table.alice, "move", to="Northgate")
-    assert "no mileposts to move" not in refusal and "already" in refusal, refusal
-
-
 @pytest.mark.xfail(strict=True, reason="/cities city: works out the asker's route with the turn of the player "
                                        "to act: once Alice has paid a fee this turn, Bob's way over her track "
                                        "is told without its fee")

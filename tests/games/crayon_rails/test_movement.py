@@ -56,6 +56,13 @@ def test_move_toward_a_place_only_the_fee_bars_says_the_fee_is_what_is_missing()
         act(on_line("H9"), "alice", {"type": "move", "toward": "C9"})
 
 
+def test_move_toward_where_the_train_stands_says_it_is_there_already():
+    with pytest.raises(IllegalMove, match="Your train is at Westholm already"):
+        act(on_line(), "alice", {"type": "move", "toward": "Westholm"})
+    with pytest.raises(IllegalMove, match="no mileposts to move this turn"):
+        act(on_line(moved=9), "alice", {"type": "move", "toward": "Dunmore"})
+
+
 def test_reversal_only_in_a_city():
     with pytest.raises(IllegalMove, match="reverse only in a city"):
         act(on_line("E8", came_from="D8"), "alice", {"type": "move", "path": ["D8"]})
