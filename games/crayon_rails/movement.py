@@ -65,9 +65,11 @@ def _place_here(state: State, player_id: str) -> str:
 
 
 def _why_no_route(state: State, player_id: str, to: str) -> str:
-    """Why `move to` found no route: a fee the player cannot pay, or no track there."""
+    """Why `move to` found no route: an unknown place, a fee the player cannot pay, or no track there."""
     target = board().resolve(to)
-    owner = owner_past_the_fee(state, player_id, target) if target else None
+    if target is None:
+        return f"{to!r} is neither a milepost (like F7) nor a city."
+    owner = owner_past_the_fee(state, player_id, target)
     if owner is not None:
         return (f"Your train reaches {to} only over {owner}'s track, and using it costs {FOREIGN_TRACK_FEE}, "
                 f"more than you have.")

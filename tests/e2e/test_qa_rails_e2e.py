@@ -123,20 +123,6 @@ async def test_rejoining_a_piece_cut_off_by_a_flood_is_previewed_as_joining_it(f
     assert "8 sections joining Northgate (major), Dunmore and Ironhill" in joined, joined
 
 
-@pytest.mark.xfail(strict=True, reason="/move to: a name that is neither a city nor a milepost says the train "
-                                       "'cannot reach' it 'along existing track', where /build to: says the "
-                                       "name is unknown and to pick one from the list")
-async def test_move_to_an_unknown_place_says_it_is_not_a_place(fake_discord: FakeDiscord, parlor: ParlorBot):
-    table = await both_keep_nothing(fake_discord, parlor)
-    alice, bob = table.alice, table.bob
-    await table.ok(alice, "build", path=AROUND)
-    for user in (alice, bob, bob, alice):
-        await table.ok(user, "endturn")
-    await table.ok(alice, "place", city="Northgate")
-    refusal = await table.refused(alice, "move", to="Lakevew")  # a slip of the keyboard
-    assert "neither a milepost" in refusal or "not a city" in refusal, refusal
-
-
 @pytest.mark.xfail(strict=True, reason="a derailed player holding a kept card's load is offered only 'Keep #32' "
                                        "and 'Release #32', and no word says she loses the Coal, nor that keeping "
                                        "means fetching it again and releasing puts the card in the pool")

@@ -63,6 +63,11 @@ def test_move_toward_where_the_train_stands_says_it_is_there_already():
         act(on_line(moved=9), "alice", {"type": "move", "toward": "Dunmore"})
 
 
+def test_move_toward_an_unknown_place_says_it_is_not_a_place():
+    with pytest.raises(IllegalMove, match="'Dunmre' is neither a milepost"):
+        act(on_line(), "alice", {"type": "move", "toward": "Dunmre"})
+
+
 def test_reversal_only_in_a_city():
     with pytest.raises(IllegalMove, match="reverse only in a city"):
         act(on_line("E8", came_from="D8"), "alice", {"type": "move", "path": ["D8"]})
