@@ -43,33 +43,6 @@ async def test_a_long_turn_on_the_table_says_where_its_first_moves_went(fake_dis
     assert "puts a train on Northgate" in words or "earlier moves: `/game log`" in words, words
 
 
-@pytest.mark.xfail(strict=True, reason="/cities city: works out the asker's route with the turn of the player "
-                                       "to act: once Alice has paid a fee this turn, Bob's way over her track "
-                                       "is told without its fee")
-async def test_cities_tells_the_other_player_his_own_fee(fake_discord: FakeDiscord, parlor: ParlorBot):
-    table = await both_keep_nothing(fake_discord, parlor)
-    alice, bob = table.alice, table.bob
-    await table.ok(alice, "build", path=AROUND)
-    await table.ok(alice, "endturn")
-    await table.ok(bob, "build", path=SHORTCUT)
-    for user in (bob, bob, alice):
-        await table.ok(user, "endturn")
-    await table.ok(alice, "place", city="Northgate")
-    await table.ok(alice, "endturn")
-    await table.ok(bob, "place", city="Lakeview")
-    await table.ok(bob, "endturn")
-
-    async def bobs_way() -> str:
-        answer = await fake_discord.slash(bob, "cities", channel=table.channel, city="Northgate")
-        return next(line for line in answer.response.embed["description"].splitlines() if "mileposts away" in line)
-
-    before = await bobs_way()
-    assert before == "Your train is 9 mileposts away along track (with a fee of 4).", before
-    moved = await table.ok(alice, "move", to="Lakeview")
-    assert "pays <@" in moved.embed["description"], "Alice paid Bob's fee for her own turn"
-    assert await bobs_way() == before, "Bob's way home still runs on Alice's track and still costs him 4"
-
-
 @pytest.mark.xfail(strict=True, reason="a derailed player's card released to the pool is told only as 'loses "
                                        "Coal in the derailment', the same words as keeping it private")
 async def test_a_card_released_after_a_derailment_is_told_as_going_to_the_pool(fake_discord: FakeDiscord,
