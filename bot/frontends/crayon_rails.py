@@ -395,8 +395,14 @@ def _narrate(event: dict, names: Names) -> str | None:
             where = city_label(event["city"]) if event.get("city") else f"the {event.get('river')}"
             hit = [display_name(names, p) for p in event.get("players", [])]
             return f"Event: **{event['type']}** at {where}" + (f": {', '.join(hit)} derailed." if hit else ".")
-        case "load_lost" | "released" | "kept_private":
+        case "load_lost":
             return f"{who} loses {event['load']} in the derailment."
+        case "released":
+            return (f"{who} loses {event['load']} in the derailment and releases card #{event['card']} "
+                    f"to the public pool: anyone may lock it now.")
+        case "kept_private":
+            return (f"{who} loses {event['load']} in the derailment and keeps card #{event['card']} private, "
+                    f"to fetch {event['load']} again.")
         case "turn_lost":
             return f"{who} loses this turn to a derailment."
         case "qualified":

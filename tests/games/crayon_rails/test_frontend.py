@@ -87,6 +87,15 @@ def test_derailment_buttons_offer_the_losses():
     assert new.pending_losses == []
 
 
+def test_a_card_released_after_a_derailment_is_told_as_going_to_the_pool_and_a_kept_one_as_kept():
+    def told(kind: str) -> str:
+        return FRONTEND.describe_events([{"type": kind, "player": "alice", "card": 32, "load": "Coal"}], NAMES)[0]
+
+    assert told("released") == ("Alice loses Coal in the derailment and releases card #32 to the public pool: "
+                                "anyone may lock it now.")
+    assert told("kept_private") == "Alice loses Coal in the derailment and keeps card #32 private, to fetch Coal again."
+
+
 def test_move_and_place_verbs():
     state = at_dunmore()
     state.player("alice").at = "C8"
