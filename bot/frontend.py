@@ -244,6 +244,11 @@ class Frontend:
         """One line of text per event worth telling the channel."""
         return []
 
+    def turn_words(self, view: dict, player: str) -> str:
+        """What the table's turn line asks of a player to act: "your turn", unless the game waits on him for
+        something else within another's turn (Crayon Rails: the load a derailment costs him)."""
+        return "your turn"
+
     def describe_state(self, view: dict, names: Names) -> str:
         """A few lines for the embed: scores, positions; readable without the image."""
         return ""

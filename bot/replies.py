@@ -96,7 +96,11 @@ def turn_line(session: SessionRecord, public_view: dict) -> str:
         return "This game was abandoned."
     to_act = public_view.get("to_act") or []
     people = [p for p in to_act if p not in session.ai_played]
-    lines = [f"{', '.join(mention(p) for p in people)}: your turn."] if people else []
+    frontend = frontend_for(session.slug)
+    asked: dict[str, list[str]] = {}
+    for player in people:
+        asked.setdefault(frontend.turn_words(public_view, player), []).append(player)
+    lines = [f"{', '.join(mention(p) for p in group)}: {words}." for words, group in asked.items()]
     for seat in session.players:
         if seat.id in to_act and seat.stand_in:
             lines.append(f"{AI_NAME} is playing {discord.utils.escape_markdown(seat.name)}'s turn.")

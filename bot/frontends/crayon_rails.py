@@ -208,6 +208,10 @@ class CrayonRailsFrontend(Frontend):
             return _keep_choices(mine, str(typed.get("cards") or ""))
         return []
 
+    def turn_words(self, view: dict, player: str) -> str:
+        derailed = next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
+        return derailment_words(view, player) if player in derailed else super().turn_words(view, player)
+
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]
         for seat, player in enumerate(view["players"]):
@@ -359,6 +363,20 @@ def _keep_choices(keeps: list[dict], typed: str) -> list[tuple[str, str]]:
     prefix = " ".join(done) + (" " if done else "")
     return [(f"{prefix}{card}:{demand}  #{card} {demand_text(card, demand)}", f"{prefix}{card}:{demand}")
             for card, demand in offered if str(card) not in chosen]
+
+
+def derailment_words(view: dict, player: str) -> str:
+    """What a derailed player's loss buttons mean, told beside them: for each of his kept cards whose load
+    is aboard, keeping means fetching the load again and releasing puts the card in the public pool."""
+    words = "your train derailed: choose the load you lose with a button below"
+    loads = next(p["loads"] for p in view["players"] if p["id"] == player)
+    for card in view["pool"]:
+        if card["private_to"] == player and card["locks"]:
+            load = card["demands"][card["locks"][0]["demand"]]["load"]
+            if load in loads:
+                words += (f"; for {load}, **Keep #{card['id']}** keeps the card yours (you fetch {load} again), "
+                          f"**Release #{card['id']}** puts it in the public pool for anyone")
+    return words
 
 
 def _narrate(event: dict, names: Names) -> str | None:
