@@ -179,8 +179,8 @@ class CrayonRailsFrontend(Frontend):
     def build_preview_text(self, view: dict, events: list[dict], target: str) -> str:
         """The words of a `/build to:` preview, from the events the build would cause."""
         path, cost, builder = _built(events)
-        cash = next(p["cash"] for p in view["players"] if p["id"] == builder)
-        return build_preview_words(path, cost, cash, target)
+        player = next(p for p in view["players"] if p["id"] == builder)
+        return build_preview_words(path, cost, player["cash"], target, player["track"])
 
     def build_preview_picture(self, view: dict, names: Names, events: list[dict]) -> bytes:
         """The picture of a `/build to:` preview (drawn only for who gets pictures: bot.text_view)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from bot.client import ParlorBot
-from tests.e2e.helpers import latest_board
 from tests.e2e.test_crayon_rails_e2e import Table, open_game
 from tests.fakediscord import FakeDiscord
 
@@ -41,31 +40,5 @@ async def test_a_long_turn_on_the_table_says_where_its_first_moves_went(fake_dis
     words = board.embed["description"]
     assert len(words) < 4000, "well within Discord's limit"
     assert "puts a train on Northgate" in words or "earlier moves: `/game log`" in words, words
-
-
-@pytest.mark.xfail(strict=True, reason="after a Flood, /build to: a city on a cut-off piece previews the link "
-                                       "that rejoins it as going 'toward' it, 'the rest on a later turn', when "
-                                       "the link joins it at once")
-async def test_rejoining_a_piece_cut_off_by_a_flood_is_previewed_as_joining_it(fake_discord: FakeDiscord,
-                                                                             parlor: ParlorBot):
-    parlor.host._seed_source = lambda: 47  # the first card drawn in play is the Flood of the Amber
-    table = await both_keep_nothing(fake_discord, parlor)
-    alice, bob = table.alice, table.bob
-    await table.ok(alice, "build", path="I2 I3 I4 J5 J6 I6 I7 I8 H8 H9")  # Northgate, Ironhill, over the Amber, Dunmore
-    for user in (alice, bob, bob, alice):
-        await table.ok(user, "endturn")
-    flooded = await table.ok(alice, "pitch")
-    assert "flood** at the Amber" in flooded.embed["description"]
-    assert "7 sections in 2 pieces: one joining Northgate (major) and Ironhill; one from Dunmore" \
-        in flooded.embed["description"]
-    await table.ok(alice, "endturn")
-    await table.ok(bob, "endturn")
-    shown = await table.preview(alice, "Dunmore")
-    words = shown.response.embed["description"]
-    assert words.startswith("Build 1 section from I7 to H8"), words
-    assert "later turn" not in words, f"H8 is on Dunmore's piece: this one section joins Dunmore: {words}"
-    await fake_discord.click(alice, shown.response, shown.response.button(label="Confirm")["custom_id"])
-    joined = latest_board(fake_discord, table.channel).embed["description"]
-    assert "8 sections joining Northgate (major), Dunmore and Ironhill" in joined, joined
 
 
