@@ -63,12 +63,24 @@ def joined(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+EARLIER_CUT = "earlier_cut"
+"""The type of the mark that starts a table's events when a long turn's oldest had to go (bot.host.turn_events):
+`{"type": EARLIER_CUT, "events": how many}`. It is the host's, not a game's, so nothing narrates it as a move;
+the table says where the dropped ones are instead (bot.replies)."""
+
+
+def dropped_earlier(events: Events) -> int:
+    """How many of a turn's oldest events the table no longer holds (0 unless `EARLIER_CUT` marks a cut)."""
+    return events[0].get("events", 0) if events and events[0].get("type") == EARLIER_CUT else 0
+
+
 def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
     """The lines a table tells for `events`: an undo (games.undo) the same way in every game, the rest
     as the game's frontend tells them. An undo names the move's kind only, never what it moved. The
     frontend gets each run of events between undos whole, since one sentence may tell several of them
     (Two Fat Dudes: a roll, the move and what it scored)."""
     lines: list[str] = []
+    events = [event for event in events if event.get("type") != EARLIER_CUT]
     for undone, run in groupby(events, key=lambda event: event.get("type") == "undone"):
         if not undone:
             lines.extend(frontend.describe_events(list(run), names))
@@ -243,6 +255,11 @@ class Frontend:
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         """One line of text per event worth telling the channel."""
         return []
+
+    def turn_words(self, view: dict, player: str) -> str:
+        """What the table's turn line asks of a player to act: "your turn", unless the game waits on him for
+        something else within another's turn (Crayon Rails: the load a derailment costs him)."""
+        return "your turn"
 
     def describe_state(self, view: dict, names: Names) -> str:
         """A few lines for the embed: scores, positions; readable without the image."""

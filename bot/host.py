@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.ai_seats import new_ai_seats
+from bot.frontend import EARLIER_CUT, dropped_earlier
 from bot.move_replay import replayed
 from bot.player_views import PlayerViews
 from bot.ratings import rating_keys, updated_ratings
@@ -183,10 +184,16 @@ TURN_EVENTS_KEPT = 40
 
 def turn_events(session: SessionRecord, before: list[str], after: list[str], events: list[dict]) -> list[dict]:
     """What the table narrates after a move: this move's events when the player(s) to act changed,
-    else the events since they last changed followed by this move's."""
+    else the events since they last changed followed by this move's. Past `TURN_EVENTS_KEPT` the oldest
+    go, and an `EARLIER_CUT` mark first counts them, so the table says where they went (`/game log`)."""
     if set(before) != set(after):
-        return list(events)[-TURN_EVENTS_KEPT:]
-    return [*session.turn_events, *events][-TURN_EVENTS_KEPT:]
+        dropped, told = 0, list(events)
+    else:
+        dropped = dropped_earlier(session.turn_events)
+        told = [*session.turn_events[1 if dropped else 0:], *events]
+    dropped += max(0, len(told) - TURN_EVENTS_KEPT)
+    told = told[-TURN_EVENTS_KEPT:]
+    return [{"type": EARLIER_CUT, "events": dropped}, *told] if dropped else told
 
 
 class Host:

@@ -18,7 +18,7 @@ from bot.alt_text import attachment, board_alt, shorten
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
-from bot.frontend import narrate
+from bot.frontend import dropped_earlier, narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
@@ -96,7 +96,11 @@ def turn_line(session: SessionRecord, public_view: dict) -> str:
         return "This game was abandoned."
     to_act = public_view.get("to_act") or []
     people = [p for p in to_act if p not in session.ai_played]
-    lines = [f"{', '.join(mention(p) for p in people)}: your turn."] if people else []
+    frontend = frontend_for(session.slug)
+    asked: dict[str, list[str]] = {}
+    for player in people:
+        asked.setdefault(frontend.turn_words(public_view, player), []).append(player)
+    lines = [f"{', '.join(mention(p) for p in group)}: {words}." for words, group in asked.items()]
     for seat in session.players:
         if seat.id in to_act and seat.stand_in:
             lines.append(f"{AI_NAME} is playing {discord.utils.escape_markdown(seat.name)}'s turn.")
@@ -117,7 +121,7 @@ def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str |
 def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, str]) -> list[str]:
     """What happened since the turn last changed, one line per event worth telling."""
     frontend = frontend_for(session.slug)
-    lines = []
+    lines = [EARLIER] if dropped_earlier(events) else []
     if any(event.get("type") == "began" for event in events):
         lines.append(f"The game begins: {', '.join(mention(p) for p in session.player_ids)}.")
     told = [event for event in events if event.get("type") != "began"]
@@ -139,10 +143,12 @@ def fitted(headline: str | None, told: Sequence[str], state: str, limit: int = T
     def text(*lines: str | None) -> str:
         return "\n".join(line for line in lines if line)
 
+    already_cut = bool(told) and told[0] == EARLIER  # the turn's oldest events went before (bot.host)
+    told = told[1:] if already_cut else told
     kept = list(told)
     while len(kept) > 1 and len(text(headline, EARLIER, *kept, state)) > limit:
         kept.pop(0)
-    happened = [EARLIER, *kept] if len(kept) < len(told) else kept
+    happened = [EARLIER, *kept] if already_cut or len(kept) < len(told) else kept
     whole = text(headline, *happened, state)
     if len(whole) <= limit:
         return whole

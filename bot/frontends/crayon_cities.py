@@ -15,6 +15,8 @@ from games.crayon_rails.determinize import determinize
 from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
 from games.crayon_rails.routing import cheapest_build_path, network, train_route
+from games.crayon_rails.state import State, Turn
+from games.crayon_rails.turns import allowance
 
 SIZES = {"major": "major city", "medium": "medium city", "small": "small city"}
 
@@ -94,7 +96,7 @@ def _one_city(city: City, demands: Mapping[str, list[str]], view: dict | None, p
 
 def _your_way_there(view: dict, player_id: str, city: City) -> list[str]:
     """Why the city matters to the asker, and what track or running it takes to get there."""
-    state = determinize(view, SeededRandomness(0))
+    state = as_at_own_turn(determinize(view, SeededRandomness(0)), player_id)
     lines = []
     why = goal_cities(state, player_id).get(city.name)
     if why:
@@ -111,6 +113,14 @@ def _your_way_there(view: dict, player_id: str, city: City) -> list[str]:
         cost = f"about {found.cost} of track" if found else "no track can reach it now"
         lines.append(f"Not on your track yet: {cost} from your network (`/build to:{city.name}`).")
     return lines
+
+
+def as_at_own_turn(state: State, player_id: str) -> State:
+    """The state as the asker's own turn would begin (fee unpaid, his full allowance) while the other
+    player acts: his way there is his own, not worked out with what the other did this turn."""
+    if state.turn is not None and state.turn.player != player_id:
+        state.turn = Turn(player=player_id, allowance=allowance(state, player_id))
+    return state
 
 
 def city_choices(current: str) -> list[tuple[str, str]]:

@@ -33,7 +33,7 @@ from games.crayon_rails.engine import GAME
 from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
 from games.crayon_rails.movement import plan_move
-from games.crayon_rails.routing import network
+from games.crayon_rails.routing import network, track_pieces
 from games.crayon_rails.state import State
 
 REGIONS = {"nw": "north-west", "ne": "north-east", "sw": "south-west", "se": "south-east"}
@@ -55,9 +55,15 @@ def demand_text(card: int, demand: int) -> str:
     return f"{wanted.load} to {wanted.city} ({wanted.payoff})"
 
 
-def build_preview_words(path: list[str], cost: int, cash: int, target: str) -> str:
-    """A build's preview in words, the same for the menu's step and `/build to:`."""
-    reach = "" if path[-1] == target else f", toward {place(target)} (the rest on a later turn)"
+def build_preview_words(path: list[str], cost: int, cash: int, target: str, track: list[list[str]]) -> str:
+    """A build's preview in words, the same for the menu's step and `/build to:`. `track` is the builder's:
+    a path that ends on the piece of it holding `target` (a piece a Flood cut off) joins the target now."""
+    if path[-1] == target:
+        reach = ""
+    elif any({path[-1], target} <= piece for piece in track_pieces(track)):
+        reach = f", joining your track to {place(target)}"
+    else:
+        reach = f", toward {place(target)} (the rest on a later turn)"
     return (f"Build {len(path) - 1} section{'s' if len(path) > 2 else ''} from {place(path[0])} to "
             f"{place(path[-1])}{reach} for **{cost}** (cash {cash} -> {cash - cost}): {' '.join(path)}.")
 
@@ -302,8 +308,9 @@ def _preview_step(view: dict, viewer: str, target: str) -> Step:
         return Step(f"No track toward {place(target)} now: {refusal.message}", ())
     built = next(event for event in events if event["type"] == "built")
     path, cost = built["path"], built["cost"]
-    cash = next(p["cash"] for p in view["players"] if p["id"] == viewer)
-    text, caption = build_preview_words(path, cost, cash, target), build_preview_caption(path, cost)
+    builder = next(p for p in view["players"] if p["id"] == viewer)
+    text = build_preview_words(path, cost, builder["cash"], target, builder["track"])
+    caption = build_preview_caption(path, cost)
     return Step(text, (ActionButton("Confirm build", f"bto.{target}=go", "success", (viewer,)),),
                 lambda names: draw_build_preview(view, dict(names), path, caption))
 

@@ -179,8 +179,8 @@ class CrayonRailsFrontend(Frontend):
     def build_preview_text(self, view: dict, events: list[dict], target: str) -> str:
         """The words of a `/build to:` preview, from the events the build would cause."""
         path, cost, builder = _built(events)
-        cash = next(p["cash"] for p in view["players"] if p["id"] == builder)
-        return build_preview_words(path, cost, cash, target)
+        player = next(p for p in view["players"] if p["id"] == builder)
+        return build_preview_words(path, cost, player["cash"], target, player["track"])
 
     def build_preview_picture(self, view: dict, names: Names, events: list[dict]) -> bytes:
         """The picture of a `/build to:` preview (drawn only for who gets pictures: bot.text_view)."""
@@ -207,6 +207,10 @@ class CrayonRailsFrontend(Frontend):
         if (verb, option) == ("keep", "cards"):
             return _keep_choices(mine, str(typed.get("cards") or ""))
         return []
+
+    def turn_words(self, view: dict, player: str) -> str:
+        derailed = next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
+        return derailment_words(view, player) if player in derailed else super().turn_words(view, player)
 
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]
@@ -361,6 +365,20 @@ def _keep_choices(keeps: list[dict], typed: str) -> list[tuple[str, str]]:
             for card, demand in offered if str(card) not in chosen]
 
 
+def derailment_words(view: dict, player: str) -> str:
+    """What a derailed player's loss buttons mean, told beside them: for each of his kept cards whose load
+    is aboard, keeping means fetching the load again and releasing puts the card in the public pool."""
+    words = "your train derailed: choose the load you lose with a button below"
+    loads = next(p["loads"] for p in view["players"] if p["id"] == player)
+    for card in view["pool"]:
+        if card["private_to"] == player and card["locks"]:
+            load = card["demands"][card["locks"][0]["demand"]]["load"]
+            if load in loads:
+                words += (f"; for {load}, **Keep #{card['id']}** keeps the card yours (you fetch {load} again), "
+                          f"**Release #{card['id']}** puts it in the public pool for anyone")
+    return words
+
+
 def _narrate(event: dict, names: Names) -> str | None:
     who = display_name(names, event["player"]) if "player" in event else ""
     match event["type"]:
@@ -395,8 +413,14 @@ def _narrate(event: dict, names: Names) -> str | None:
             where = city_label(event["city"]) if event.get("city") else f"the {event.get('river')}"
             hit = [display_name(names, p) for p in event.get("players", [])]
             return f"Event: **{event['type']}** at {where}" + (f": {', '.join(hit)} derailed." if hit else ".")
-        case "load_lost" | "released" | "kept_private":
+        case "load_lost":
             return f"{who} loses {event['load']} in the derailment."
+        case "released":
+            return (f"{who} loses {event['load']} in the derailment and releases card #{event['card']} "
+                    f"to the public pool: anyone may lock it now.")
+        case "kept_private":
+            return (f"{who} loses {event['load']} in the derailment and keeps card #{event['card']} private, "
+                    f"to fetch {event['load']} again.")
         case "turn_lost":
             return f"{who} loses this turn to a derailment."
         case "turn_ended":

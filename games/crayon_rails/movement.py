@@ -8,8 +8,8 @@ from games.core import IllegalMove, copied
 from games.crayon_rails.building import resolve_path
 from games.crayon_rails.hazards import struck
 from games.crayon_rails.mapdata import board, edge
-from games.crayon_rails.routing import check_route, owners, train_route
-from games.crayon_rails.state import State, chips_in_supply, free_loads, slots_used
+from games.crayon_rails.routing import check_route, owner_past_the_fee, owners, train_route
+from games.crayon_rails.state import FOREIGN_TRACK_FEE, State, chips_in_supply, free_loads, slots_used
 from games.crayon_rails.turns import allowance, require_operating
 
 
@@ -44,8 +44,10 @@ def plan_move(
     if path is None:
         route = train_route(state, player_id, to or "", legacy)
         if route is None:
-            raise IllegalMove(f"Your train cannot reach {to!r} along existing track.")
+            raise IllegalMove(_why_no_route(state, player_id, to or ""))
         assert state.turn is not None
+        if not route.path:
+            raise IllegalMove(f"Your train is at {_place_here(state, player_id)} already.")
         path = route.path[: state.turn.moves_left]
     else:
         path = resolve_path(path)
@@ -54,6 +56,24 @@ def plan_move(
     if not path:
         raise IllegalMove("The train has no mileposts to move this turn." if to else "Name where to move.")
     return path, check_route(state, player_id, path)
+
+
+def _place_here(state: State, player_id: str) -> str:
+    at = state.player(player_id).at
+    city = board().city_at(at) if at else None
+    return city.name if city else str(at)
+
+
+def _why_no_route(state: State, player_id: str, to: str) -> str:
+    """Why `move to` found no route: an unknown place, a fee the player cannot pay, or no track there."""
+    target = board().resolve(to)
+    if target is None:
+        return f"{to!r} is neither a milepost (like F7) nor a city."
+    owner = owner_past_the_fee(state, player_id, target)
+    if owner is not None:
+        return (f"Your train reaches {to} only over {owner}'s track, and using it costs {FOREIGN_TRACK_FEE}, "
+                f"more than you have.")
+    return f"Your train cannot reach {to!r} along existing track."
 
 
 def move(

@@ -305,6 +305,16 @@ def train_routes(state: State, player_id: str, legacy: bool = False) -> dict[str
     return routes
 
 
+def owner_past_the_fee(state: State, player_id: str, target: str) -> str | None:
+    """Whose track would take the train to `target` were the fee no bar (None when no track does, or the
+    player's own does): what a refused `move to` names when the player cannot pay the fee."""
+    player = state.player(player_id)
+    path = _shortest_paths(state, player_id, foreign=True).get(target) if player.at else None
+    taken = owners(state)
+    return next((taken[edge(a, b)] for a, b in zip([player.at, *(path or [])], path or [], strict=False)
+                 if taken[edge(a, b)] != player_id), None)
+
+
 def turns_to_run(state: State, player: Player, steps: int) -> int:
     """The turns after this one a train needs for `steps` mileposts: none within the allowance left,
     then one per full speed (events to come, such as Snow, cannot be foreseen)."""

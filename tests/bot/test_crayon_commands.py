@@ -172,3 +172,15 @@ def test_cities_lists_each_city_with_milepost_supplies_and_open_demands():
     assert "On your track." in dunmore and "Your train is 6 mileposts away" in dunmore
     assert "There is no city" in cities_text(view, "alice", NAMES, "Atlantis")
     assert ("Northgate (I2): Steel", "Northgate") in city_choices("steel")
+
+
+def test_cities_tells_the_other_player_his_own_way_not_one_worked_out_with_the_turn_of_the_player_to_act():
+    """Bob's way home from Lakeview runs over Alice's track; that Alice paid a fee and ran her train this
+    turn changes neither his fee nor his route."""
+    from bot.frontends.crayon_cities import cities_text
+
+    around = ("I2", "I1", "J1", "K1", "K2", "L3", "L4", "M4", "N5", "N6", "O7", "O8")
+    state = play_state(alice={"track": track(*around), "at": "O8"}, bob={"track": track("I2", "J2", "K2"), "at": "O8"},
+                       fee_paid=True, moved=9)
+    answer = cities_text(GAME.view(state, "bob"), "bob", NAMES, "Northgate")
+    assert "Your train is 9 mileposts away along track (with a fee of 4)." in answer, answer

@@ -11,8 +11,9 @@ import pytest
 from discord.ext import commands
 
 from bot.buttons import ActionButton, LobbyButton, TableButton
+from bot.frontend import EARLIER_CUT
 from bot.frontends import frontend_for
-from bot.host import Host
+from bot.host import TURN_EVENTS_KEPT, Host, turn_events
 from bot.replies import (
     EARLIER,
     LOG_MESSAGES_MAX,
@@ -250,6 +251,23 @@ async def test_a_table_too_long_for_discord_keeps_its_headline_its_latest_events
     assert text.startswith(f"{headline}\n{EARLIER}\n"), "the headline first, then where the earlier moves are"
     assert text.endswith(f"<@{ALICE.id}> moves to Westholm.\n{state}"), "the latest move, then the state whole"
     assert state.splitlines()[-1].startswith("To act: ")
+
+
+async def test_a_long_turn_whose_first_events_the_host_dropped_says_where_they_went(host: Host):
+    """The table holds a turn's last `TURN_EVENTS_KEPT` events: the ones before go, counted, and the table
+    says where they are even when the rest fits in its words."""
+    session_id = await start_game(host, "crayon-rails", CHANNEL, [ALICE, BOB])
+    session = (await host.current(session_id)).model_copy(update={"turn_events": []})
+    moves = [{"type": "moved", "player": ALICE.id, "path": [f"milepost {number}"]} for number in range(45)]
+    kept = turn_events(session, [ALICE.id], [ALICE.id], moves[:43])
+    assert TURN_EVENTS_KEPT == 40 and kept == [{"type": EARLIER_CUT, "events": 3}, *moves[3:43]]
+    session = session.model_copy(update={"turn_events": kept})
+    more = turn_events(session, [ALICE.id], [ALICE.id], moves[43:])
+    assert more == [{"type": EARLIER_CUT, "events": 5}, *moves[5:]], "the count grows as the turn goes on"
+    text = board_message(session, host.public_view(session), more, png=None)["embed"].description
+    assert len(text) < TABLE_TEXT_MAX and text.count(EARLIER) == 1
+    assert text.startswith(f"{EARLIER}\n<@{ALICE.id}> moves to milepost 5.\n"), text[:200]
+    assert turn_events(session, [ALICE.id], [BOB.id], moves[:2]) == moves[:2], "a new turn starts whole"
 
 
 def test_a_state_too_long_alone_loses_its_middle_lines_and_keeps_its_first_and_last():

@@ -261,3 +261,25 @@ async def test_a_build_preview_confirmed_after_a_restart(fake_discord: FakeDisco
         await second.close()
     fake_discord.assert_no_unknown_routes()
 
+
+async def test_a_derailed_player_is_told_what_keeping_or_releasing_her_card_means(fake_discord: FakeDiscord,
+                                                                              parlor: ParlorBot):
+    parlor.host._seed_source = lambda: 77  # the deck turns up a Derailment at Ironhill at the first draw in play
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    table = Table(fake_discord, parlor, fake_discord.channel("games"), alice, bob)
+    await open_game(fake_discord, table.channel, alice, bob)
+    await table.ok(alice, "keep", cards="32:0")  # Coal to Ashford, kept privately
+    await table.ok(bob, "keep")
+    await table.ok(alice, "build", path="I2 I3 I4 J5 J6")
+    for user in (alice, bob, bob, alice):
+        await table.ok(user, "endturn")
+    await table.ok(alice, "place", city="Ironhill")
+    await table.ok(alice, "pickup", load="Coal")
+    await table.ok(alice, "endturn")
+    derailed = await table.ok(bob, "pitch")
+    labels = [button["label"] for button in derailed.buttons()]
+    assert "Keep #32" in labels and "Release #32" in labels, labels
+    words = " ".join([derailed.content, derailed.embed["description"], *labels]).lower()
+    assert "coal" in words.split("**play**")[0] or "lose" in words, "she is not told she loses her Coal"
+    assert "pool" in words, f"nothing says Release puts #32 in the public pool: {words}"
+    assert "your turn" not in derailed.content, f"it is still Bob's turn: {derailed.content}"

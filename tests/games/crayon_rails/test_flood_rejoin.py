@@ -1,5 +1,7 @@
 """After a Flood cuts a network in two, the cut-off piece is a goal again and building rejoins it."""
 
+from bot.frontends.crayon_components import build_preview_words
+from bot.frontends.crayon_rails import FRONTEND
 from games.ai import choose_action
 from games.core import SeededRandomness
 from games.crayon_rails.cards import deck
@@ -48,3 +50,14 @@ def test_a_city_on_an_unbroken_network_needs_no_track():
     state = play_state(alice={"track": track(*land_path("C8", "M15"))})
     assert cheapest_build_path(state, "alice", "M15", budget=20).cost == 0
     assert "Southport" not in goal_cities(state, "alice")
+
+
+def test_the_preview_of_the_link_rejoining_a_cut_off_piece_says_it_joins_it():
+    """Dunmore (H9) is on the piece the Flood cut off: one section to H8 joins it, nothing is left for later."""
+    state = play_state(alice={"track": track("I2", "I3", "I4", "J5", "J6", "I6", "I7") + track("H8", "H9")})
+    view = GAME.view(state, "alice")
+    words = FRONTEND.build_preview_text(view, act(state, "alice", {"type": "build", "toward": "H9"})[1], "H9")
+    assert words.startswith("Build 1 section from I7 to H8, joining your track to Dunmore (H9) for"), words
+    assert "later turn" not in words
+    cut_short = build_preview_words(["I7", "H8"], 2, 50, "H9", [["I6", "I7"]])
+    assert "toward Dunmore (H9) (the rest on a later turn)" in cut_short, "H8 alone is not Dunmore's piece"

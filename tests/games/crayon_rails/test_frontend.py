@@ -12,8 +12,9 @@ from bot.render.crayon_rails import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, Table, 
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
+from games.crayon_rails.state import ActiveEvent
 
-from .situations import act, event_id, land_path, play_state, pool_card, track
+from .situations import act, card_with, event_id, land_path, play_state, pool_card, track
 from .test_turns import new_game
 
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -85,6 +86,29 @@ def test_derailment_buttons_offer_the_losses():
     assert "give_up.card.2" in tokens
     new, _ = act(state, "alice", FRONTEND.action_for_button("give_up.card.2"))
     assert new.pending_losses == []
+
+
+def test_a_card_released_after_a_derailment_is_told_as_going_to_the_pool_and_a_kept_one_as_kept():
+    def told(kind: str) -> str:
+        return FRONTEND.describe_events([{"type": kind, "player": "alice", "card": 32, "load": "Coal"}], NAMES)[0]
+
+    assert told("released") == ("Alice loses Coal in the derailment and releases card #32 to the public pool: "
+                                "anyone may lock it now.")
+    assert told("kept_private") == "Alice loses Coal in the derailment and keeps card #32 private, to fetch Coal again."
+
+
+def test_a_derailed_player_is_told_what_her_loss_buttons_mean_and_not_that_it_is_her_turn():
+    coal, demand = card_with("Coal")
+    state = play_state(alice={"at": "J6", "loads": ["Coal"]}, pool=[pool_card(coal, (("alice", demand),), "alice")],
+                       to_move="bob")
+    state.pending_losses = ["alice"]
+    state.derailment = ActiveEvent(card=event_id("derailment", "Ironhill"), kind="derailment", target="Ironhill",
+                                   drawer="bob")
+    view = GAME.view(state, None)
+    assert FRONTEND.turn_words(view, "alice") == (
+        f"your train derailed: choose the load you lose with a button below; for Coal, **Keep #{coal}** keeps the "
+        f"card yours (you fetch Coal again), **Release #{coal}** puts it in the public pool for anyone")
+    assert FRONTEND.turn_words(view, "bob") == "your turn"
 
 
 def test_move_and_place_verbs():

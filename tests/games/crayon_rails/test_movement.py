@@ -48,6 +48,26 @@ def test_a_player_who_cannot_pay_the_fee_cannot_enter():
         act(on_line("H9", cash=3), "alice", {"type": "move", "path": ["H8"]})
 
 
+def test_move_toward_a_place_only_the_fee_bars_says_the_fee_is_what_is_missing():
+    """Bob's spur runs on to G7: what Alice lacks is the 4 for his track, not track."""
+    with pytest.raises(IllegalMove, match="only over bob's track, and using it costs 4, more than you have"):
+        act(on_line("H9", cash=3), "alice", {"type": "move", "toward": "G7"})
+    with pytest.raises(IllegalMove, match="cannot reach 'C9' along existing track"):
+        act(on_line("H9"), "alice", {"type": "move", "toward": "C9"})
+
+
+def test_move_toward_where_the_train_stands_says_it_is_there_already():
+    with pytest.raises(IllegalMove, match="Your train is at Westholm already"):
+        act(on_line(), "alice", {"type": "move", "toward": "Westholm"})
+    with pytest.raises(IllegalMove, match="no mileposts to move this turn"):
+        act(on_line(moved=9), "alice", {"type": "move", "toward": "Dunmore"})
+
+
+def test_move_toward_an_unknown_place_says_it_is_not_a_place():
+    with pytest.raises(IllegalMove, match="'Dunmre' is neither a milepost"):
+        act(on_line(), "alice", {"type": "move", "toward": "Dunmre"})
+
+
 def test_reversal_only_in_a_city():
     with pytest.raises(IllegalMove, match="reverse only in a city"):
         act(on_line("E8", came_from="D8"), "alice", {"type": "move", "path": ["D8"]})
