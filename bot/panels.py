@@ -91,7 +91,7 @@ class Panels:
             png = await draw_off_loop(frontend.draw_private, view, names, player)
             files = [attachment(png, PANEL_FILE, description=private_alt(session, view, names, player))]
         else:
-            content = f"{content}\n{frontend.private_text(view, names, player)}"[:2000]
+            content = f"{content}\n{frontend.private_alt_text(view, names, player)}"[:2000]  # all the picture shows
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))

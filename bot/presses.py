@@ -274,11 +274,11 @@ def publish(interaction: discord.Interaction, outcome: MoveOutcome, panel: dict 
 async def private_panel(session: SessionRecord, view: dict, player: str,
                         legal: Mapping[str, list[dict]], *, pictures: bool = True) -> dict | None:
     """Keyword arguments for `player`'s private reply: his words, picture (unless he asked for text:
-    bot.text_view) and private components."""
+    bot.text_view, and then the words say all the picture would) and private components."""
     frontend = frontend_for(session.slug)
     components = frontend.private_components(view, player, legal)
     names = image_names(session)
-    text = frontend.private_text(view, names, player)
+    text = frontend.private_text(view, names, player) if pictures else frontend.private_alt_text(view, names, player)
     if not components and not text:
         return None
     kwargs: dict[str, Any] = {

@@ -84,8 +84,13 @@ async def test_a_user_who_asks_for_text_gets_his_own_views_in_words(fake_discord
     [bob_panel] = fake.dms(bob)
     assert not alice_panel.attachments and "face in" in alice_panel.content, "her bones in words"
     assert bob_panel.attachment("your-view.png").description.startswith("bob's private view")
+    pictured = bob_panel.attachment("your-view.png").description
+    for shown in ("pile", "turns left"):  # all his picture shows, hers in words
+        assert shown in pictured and shown in alice_panel.content, shown
+    assert "bob (blue square, you)" in pictured and "alice (orange circle, you)" in alice_panel.content
     mine = await fake.click(alice, board, board.button(label="Show my bones")["custom_id"])
     assert mine.ephemeral and not mine.response.attachments and "face in" in mine.response.content
+    assert "pile" in mine.response.content and "alice (orange circle, you)" in mine.response.content
     theirs = await fake.click(bob, board, board.button(label="Show my bones")["custom_id"])
     assert theirs.response.attachment("your-view.png")
     status = await fake.slash(alice, "game status", channel=channel)
