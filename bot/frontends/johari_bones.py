@@ -262,12 +262,10 @@ class JohariBonesFrontend(Frontend):
             player = entry["id"]
             card = view["scorecard"][player]
             total = sum(points or 0 for points in card.values())
-            if revealed:
-                bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-                shown = f"bones {bones}"
-            else:
+            shown = _shown_bones(entry)  # revealed: every bone where it lay, as the picture heads them
+            if not revealed:
                 turns = view["turns_left"][player]
-                shown = f"{_shown_bones(entry)} · {turns} turn{'' if turns == 1 else 's'} left"
+                shown = f"{shown} · {turns} turn{'' if turns == 1 else 's'} left"
             filled = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
             if filled and sheets_apart:
                 sheets.append(f"{display_name(names, player)}: {filled}")

@@ -119,8 +119,8 @@ def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_it
     assert len(alt) <= ALT_TEXT_MAX
     for seat, entry in enumerate(view["players"]):
         total = sum(points or 0 for points in view["scorecard"][entry["id"]].values())
-        bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-        assert f"{names[entry['id']]} ({seat_words(seat)}): bones {bones} · total {total}." in alt, names[entry["id"]]
+        bones = ", ".join(f"face {position} {entry[position]}" for position in ("up", "down", "in", "out"))
+        assert f"{names[entry['id']]} ({seat_words(seat)}): {bones} · total {total}." in alt, names[entry["id"]]
 
 
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():

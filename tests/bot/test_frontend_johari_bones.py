@@ -276,13 +276,24 @@ def test_describe_state_at_scoring_lists_every_bone_and_who_still_chooses():
     assert all(bone in text for bone in HAND)
 
 
+def test_a_revealed_hand_in_words_says_where_each_bone_lay():
+    """The revealed hand's picture heads each bone Face up, Face down, Face in, Face out; its words (the table's,
+    the alt text's) say the same, since which bone the others saw is the game's point."""
+    view = GAME.view(revealed_state(), None)
+    bob = next(entry for entry in view["players"] if entry["id"] == B)
+    words = (f"Bob (blue square): face up {bob['up']}, face down {bob['down']}, face in {bob['in']}, "
+             f"face out {bob['out']} · total 0")
+    assert words in FRONTEND.describe_state(view, NAMES) and words in FRONTEND.alt_text(view, NAMES)
+    assert words.replace("Bob (blue square)", "Bob (blue square, you)") in FRONTEND.private_alt_text(view, NAMES, B)
+
+
 def test_describe_state_gives_every_scorecard_in_words():
     """The board's score sheet, for a text-only table and alt text (issue 25): the boxes each player filled."""
     state, _ = apply(revealed_state(), A, score_action("chance"))
     state, _ = apply(state, B, score_action("ones"))
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     chance, ones = state.scorecard[A]["chance"], state.scorecard[B]["ones"]
-    assert "Alice (orange circle): bones " in text and f"total {chance} (boxes: Chance {chance})" in text
+    assert "Alice (orange circle): face up " in text and f"total {chance} (boxes: Chance {chance})" in text
     assert f"total {ones} (boxes: Ones {ones})" in text
     assert re.search(r"Carol \(green triangle\): [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
 
