@@ -27,7 +27,7 @@ from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
-from bot.replies import game_label, image_names, mention
+from bot.replies import escaped_names, game_label, image_names, mention
 from bot.store import PanelRecord, SessionRecord
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,8 @@ class Panels:
             png = await draw_off_loop(frontend.draw_private, view, names, player)
             files = [attachment(png, PANEL_FILE, description=private_alt(session, view, names, player))]
         else:
-            content = f"{content}\n{frontend.private_alt_text(view, names, player)}"[:2000]  # all the picture shows
+            words = frontend.private_alt_text(view, escaped_names(session), player)  # all the picture shows
+            content = f"{content}\n{words}"[:2000]
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))

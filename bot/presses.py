@@ -24,7 +24,7 @@ from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, form_answers, narrate, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names, text_names
+from bot.replies import escaped_names, image_names, text_names
 from bot.store import SessionRecord
 from games.core import IllegalMove
 
@@ -277,8 +277,9 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
     bot.text_view, and then the words say all the picture would) and private components."""
     frontend = frontend_for(session.slug)
     components = frontend.private_components(view, player, legal)
-    names = image_names(session)
-    text = frontend.private_text(view, names, player) if pictures else frontend.private_alt_text(view, names, player)
+    names, escaped = image_names(session), escaped_names(session)
+    text = (frontend.private_text(view, escaped, player) if pictures
+            else frontend.private_alt_text(view, escaped, player))
     if not components and not text:
         return None
     kwargs: dict[str, Any] = {

@@ -75,6 +75,12 @@ def image_names(session: SessionRecord) -> dict[str, str]:
     return {seat.id: f"{seat.name} (AI)" if seat.stand_in else seat.name for seat in session.players}
 
 
+def escaped_names(session: SessionRecord) -> dict[str, str]:
+    """Names for words that name players without mentioning them (a player's private words, `/game log`): as
+    pictures name them, escaped so that Discord shows each as written, never its markdown."""
+    return {player: discord.utils.escape_markdown(name) for player, name in image_names(session).items()}
+
+
 def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(int(p)) for p in player_ids if p.isdigit()],
                                    roles=False, everyone=False)

@@ -65,28 +65,6 @@ async def test_a_players_panel_shows_his_own_face_up_bone_after_someone_swaps_it
     assert shown.data == FRONTEND.draw_private(now, image_names(session), str(bob.id)), "his view as it is now"
 
 
-@pytest.mark.xfail(strict=True, reason="bot.presses.private_panel and bot.panels.show write frontend.private_text "
-                                       "(and, for text views, its words) with image_names: names as written, "
-                                       "unescaped, into message text")
-async def test_a_markdown_name_is_escaped_in_a_players_bones_in_words(fake_discord, parlor):
-    """README 'The table': a display name with markdown is escaped wherever Parlor writes it into a message. In
-    Johari Bones' 'Show my bones' reply and DM panel the other player's name is written raw, so '**Boss**' shows
-    bold and '[x](https://e.x)' as a link, in the very lines that list his bones."""
-    fake = fake_discord
-    alice, boss = fake.create_user("alice"), fake.create_user(MARKDOWN_NAME)
-    channel = fake.channel("games")
-    await fake.slash(alice, "game view", channel=fake.dm_channel(alice), mode="text")
-    await two_player_game(fake, channel, alice, boss)
-    board = table(fake, channel)
-    mine = await fake.click(alice, board, board.button(label="Show my bones")["custom_id"])
-    assert "face out" in mine.response.content
-    assert not rendered(mine.response.content), mine.response.content
-    assert not rendered(panel(fake, alice).content), panel(fake, alice).content
-    theirs = await fake.click(boss, board, board.button(label="Show my bones")["custom_id"])
-    assert theirs.response.attachment("your-view.png")
-    assert "alice" in theirs.response.content and not rendered(theirs.response.content)
-
-
 @pytest.mark.xfail(strict=True, reason="bot.replies.log_lines names every move's player with image_names: "
                                        "names as written, unescaped")
 async def test_a_markdown_name_is_escaped_in_the_game_log(fake_discord, parlor):
