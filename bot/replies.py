@@ -18,7 +18,7 @@ from bot.alt_text import attachment, board_alt, shorten
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
-from bot.frontend import narrate
+from bot.frontend import display_name, narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
@@ -314,12 +314,14 @@ def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict
     return text
 
 
-def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> list[str]:
-    """One numbered line per move, as the table told it, with names (the whole log: `log_text` cuts it)."""
+def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
+              markdown: bool = True) -> list[str]:
+    """One numbered line per move, as the table told it, with names (the whole log: `log_text` cuts it):
+    escaped for Discord's text, or as written for a web page (`markdown=False`), whose text is not Discord's."""
     frontend = frontend_for(session.slug)
-    names = image_names(session)
+    names = escaped_names(session) if markdown else image_names(session)
     lines = []
     for move, events in moves:
-        told = " ".join(narrate(frontend, events, names)) or f"{session.name_of(move.player)} moved."
+        told = " ".join(narrate(frontend, events, names)) or f"{display_name(names, move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     return lines

@@ -20,11 +20,13 @@ from bot.replies import (
     board_message,
     fitted,
     lobby_message,
+    log_lines,
     log_text,
     rules_embed,
     state_words,
     text_names,
 )
+from bot.store import Seat
 from bot.table import headline
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
@@ -133,6 +135,21 @@ async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     first = moves[0][0].outcomes["rolls"][0]
     assert text.startswith(f"1. Alice rolls {first} for first player.\n2. Bob rolls ")
     assert ALICE.id not in text and "roll-off" not in text and "{" not in text
+
+
+async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_written(host: Host):
+    """README: names are escaped wherever Parlor writes them into a message, `/game log` too; a web page's log
+    is not Discord's text, so it gets the names as written (as its narration does: bot.web.pages)."""
+    boss = Seat(id=BOB.id, name="**Boss** [x](https://e.x)")
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, boss)
+    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    outcome = await host.act(began.session.id, boss.id, {"type": "roll"})
+    moves = await host.narrated_moves(outcome.session)
+    escaped = discord.utils.escape_markdown(boss.name)
+    assert log_lines(outcome.session, moves)[1].startswith(f"2. {escaped} rolls ")
+    assert boss.name not in log_text(outcome.session, moves).replace(escaped, ""), "escaped wherever it is named"
+    assert log_lines(outcome.session, moves, markdown=False)[1].startswith(f"2. {boss.name} rolls ")
 
 
 @pytest.mark.parametrize("module", ["cogs.crayon_rails", "cogs.follow_the_arrow", "cogs.johari_bones",

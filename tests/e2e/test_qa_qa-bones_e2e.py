@@ -65,21 +65,6 @@ async def test_a_players_panel_shows_his_own_face_up_bone_after_someone_swaps_it
     assert shown.data == FRONTEND.draw_private(now, image_names(session), str(bob.id)), "his view as it is now"
 
 
-@pytest.mark.xfail(strict=True, reason="bot.replies.log_lines names every move's player with image_names: "
-                                       "names as written, unescaped")
-async def test_a_markdown_name_is_escaped_in_the_game_log(fake_discord, parlor):
-    """README: `/game log` mentions nobody, and names are escaped wherever Parlor writes them into a message; the
-    log writes '**Boss** [x](https://e.x) drew a bone', bold and a link."""
-    fake = fake_discord
-    boss, bob = fake.create_user(MARKDOWN_NAME), fake.create_user("bob")
-    channel = fake.channel("games")
-    await two_player_game(fake, channel, boss, bob)
-    await fake.slash(boss, "draw", channel=channel)
-    log = await fake.slash(bob, "game log", channel=channel)
-    assert "drew a bone" in log.response.content
-    assert not rendered(log.response.content), log.response.content
-
-
 @pytest.mark.xfail(strict=True, reason="bot.replies.log_lines names every move with the seats as they are now "
                                        "(image_names): a seat the AI stands in for says '(AI)' for all its moves")
 async def test_the_game_log_says_who_made_each_move_around_a_substitute(fake_discord, parlor):
