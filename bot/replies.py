@@ -75,10 +75,21 @@ def image_names(session: SessionRecord) -> dict[str, str]:
     return {seat.id: f"{seat.name} (AI)" if seat.stand_in else seat.name for seat in session.players}
 
 
+def names_at(session: SessionRecord, seq: int) -> dict[str, str]:
+    """Names as the table gave them at move `seq`: a person's seat says "(AI)" only for the moves in a stretch
+    the AI played it (`Seat.stand_ins`), not for his own before the AI stood in or after he came back."""
+    return {seat.id: f"{seat.name} (AI)" if seat.stood_in_at(seq) else seat.name for seat in session.players}
+
+
+def escaped(names: Mapping[str, str]) -> dict[str, str]:
+    """Names for words that name players without mentioning them (a player's private words, `/game log`),
+    escaped so that Discord shows each as written, never its markdown."""
+    return {player: discord.utils.escape_markdown(name) for player, name in names.items()}
+
+
 def escaped_names(session: SessionRecord) -> dict[str, str]:
-    """Names for words that name players without mentioning them (a player's private words, `/game log`): as
-    pictures name them, escaped so that Discord shows each as written, never its markdown."""
-    return {player: discord.utils.escape_markdown(name) for player, name in image_names(session).items()}
+    """`escaped` names as pictures name the players now."""
+    return escaped(image_names(session))
 
 
 def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:
@@ -316,12 +327,13 @@ def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict
 
 def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
               markdown: bool = True) -> list[str]:
-    """One numbered line per move, as the table told it, with names (the whole log: `log_text` cuts it):
-    escaped for Discord's text, or as written for a web page (`markdown=False`), whose text is not Discord's."""
+    """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`;
+    the whole log: `log_text` cuts it): escaped for Discord's text, or as written for a web page
+    (`markdown=False`), whose text is not Discord's."""
     frontend = frontend_for(session.slug)
-    names = escaped_names(session) if markdown else image_names(session)
     lines = []
     for move, events in moves:
+        names = escaped(names_at(session, move.seq)) if markdown else names_at(session, move.seq)
         told = " ".join(narrate(frontend, events, names)) or f"{display_name(names, move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     return lines

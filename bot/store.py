@@ -74,6 +74,10 @@ class Seat(BaseModel):
     """[first, last] move numbers (seq) the AI may have played for this person (last -1 while it still does);
     a stretch in which the game never came to his seat has last = first - 1."""
 
+    def stood_in_at(self, seq: int) -> bool:
+        """Whether move `seq` fell in a stretch in which the AI played this person's seat (`stand_ins`)."""
+        return any(first <= seq and (last == -1 or seq <= last) for first, last in self.stand_ins)
+
 
 class SessionRecord(BaseModel):
     """One row of `sessions`: a lobby, a running game, or a finished one."""

@@ -152,6 +152,27 @@ async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_writte
     assert log_lines(outcome.session, moves, markdown=False)[1].startswith(f"2. {boss.name} rolls ")
 
 
+async def test_the_log_says_ai_only_for_the_moves_the_ai_made_for_a_person(host: Host):
+    """README: `/game log` tells the game as the table told it. The AI stood in for Bob from move 3 to 5 and
+    again from move 7 on (as `/game substitute` and `/game return` record it): his moves 4 and 8 were the AI's,
+    2 and 6 his own, whatever his seat is now."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    for _ in range(8):
+        player = host.to_act(session)[0]
+        session = (await host.act(session.id, player, host.legal_actions(session, player)[0])).session
+    moves = await host.narrated_moves(session)
+    assert [move.player for move, _ in moves] == [ALICE.id, BOB.id] * 4
+    bob = BOB.model_copy(update={"stand_in": True, "stand_ins": [[3, 5], [7, -1]]})
+    lines = log_lines(session.model_copy(update={"players": [ALICE, bob]}), moves)
+    for seq in (2, 6):
+        assert lines[seq - 1].startswith(f"{seq}. Bob rolls") and "(AI)" not in lines[seq - 1], lines[seq - 1]
+    for seq in (4, 8):
+        assert lines[seq - 1].startswith(f"{seq}. Bob (AI) rolls"), lines[seq - 1]
+    assert all(line.startswith(f"{seq}. Alice rolls") for seq, line in enumerate(lines, start=1) if seq % 2)
+
+
 @pytest.mark.parametrize("module", ["cogs.crayon_rails", "cogs.follow_the_arrow", "cogs.johari_bones",
                                     "cogs.two_fat_dudes"])
 def test_game_rules_list_every_command_of_the_game(module):
