@@ -117,6 +117,26 @@ def test_private_digest_is_none_when_nothing_is_private():
     assert FRONTEND.private_digest({}) is None
 
 
+def test_a_panel_follows_its_owners_bones_face_up_included_but_not_what_is_only_public():
+    """The ruling in bot.panels: a player's panel is edited when a bone of his own hand that he sees changes (an
+    up swap included), his drawn bone, or the hidden bones of others he sees; not for others' face-up bones,
+    whose turn it is or the pile, which the table shows."""
+    def digests(state):
+        return {player: FRONTEND.panel_digest(GAME.view(state, player), player) for player in (A, B, C)}
+
+    state = new()
+    before = digests(state)
+    state, _ = apply(state, A, swap_action("up", B))
+    after = digests(state)
+    assert after[A] != before[A] and after[B] != before[B], "their own face-up bones changed"
+    assert after[C] == before[C], "only others' face-up bones and whose turn changed"
+    state, _ = apply(state, B, {"type": "draw"})
+    drew = digests(state)
+    assert drew[B] != after[B] and drew[A] == after[A] and drew[C] == after[C], "the drawn bone is Bob's alone"
+    assert FRONTEND.panel_digest(GAME.view(revealed_state(), A), A) is not None, "a revealed hand is still his"
+    assert FRONTEND.panel_digest({}, A) is None
+
+
 def table(state):
     legal = {player: GAME.legal_actions(state, player) for player in state.players}
     return FRONTEND.components(GAME.view(state, None), legal)
