@@ -8,8 +8,9 @@ a picture per change. What is only public and not his own (others' face-up bones
 the totals) edits no panel: the table shows it live, and editing every player's DM at every move would
 cost a request per player per move; the panel says so, and which move it shows. A panel is edited too
 when nothing private is left (the hand revealed), so that it never keeps offering a drawn bone to
-place; once the game is over it says so, and a game that ends without a move (abandoned, claimed, its
-channel deleted) closes every panel with a line saying so (`Panels.close`). Turn notices
+place; once the game is over it says so (the last move edits every panel, whatever it changed), and a
+game that ends without a move (abandoned, claimed, its channel deleted) closes every panel with a line
+saying so (`Panels.close`). Turn notices
 (`/notify on`) are separate short DMs sent only when his turn comes (`bot.timers`).
 
 A player who asked for text (`/game view mode:text`, bot.text_view) gets his view in words instead
@@ -67,7 +68,8 @@ class Panels:
             if is_ai_id(player):
                 continue  # the AI reads its view from the host, not from a direct message
             before = outcome.views_before.get(player, {})
-            if frontend.panel_digest(after, player) == frontend.panel_digest(before, player):
+            ended = session.status != "active"  # his bones need not change: the panel must stop promising edits
+            if not ended and frontend.panel_digest(after, player) == frontend.panel_digest(before, player):
                 continue
             # Nothing private any more (the hand revealed): no DM is due, but a panel he has must not keep
             # showing what was his alone, such as a drawn bone to place.

@@ -81,6 +81,27 @@ async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: Fake
     assert UPDATED in panel(fake, bob).content, "the game goes on: the next hand edits it again"
 
 
+async def test_a_game_played_to_its_end_says_so_on_every_panel(fake_discord: FakeDiscord, parlor):
+    """The last box scored ends the game without changing anyone's bones: each panel still says the game is over,
+    instead of promising edits that will never come."""
+    fake = fake_discord
+    alice, bob, channel = await two_players(fake, parlor)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    while not ((view := host.public_view(session))["hand"] == 10 and view["phase"] == "scoring"
+               and len(view["to_act"]) == 1):  # on to the last move straight through the host
+        player = host.to_act(session)[0]
+        legal = host.legal_actions(session, player)
+        action = next((action for action in legal if action["type"] == "score"), legal[0])
+        session = (await host.act(session.id, player, action)).session
+    [last] = view["to_act"]
+    [box] = [action["box"] for action in host.legal_actions(session, last)][:1]
+    await fake.slash(alice if last == str(alice.id) else bob, "score", channel=channel, box=box)
+    assert (await host.last_session_in(str(channel.id))).status == "finished"
+    for user in (alice, bob):
+        assert "The game is over." in panel(fake, user).content and UPDATED not in panel(fake, user).content
+
+
 async def test_abandoning_a_game_closes_its_panels(fake_discord: FakeDiscord, parlor):
     fake = fake_discord
     alice, bob, channel = await two_players(fake, parlor, text=False)
