@@ -9,25 +9,26 @@ Rulings (the table's dice line is `bot.dice_table`):
 - `/game verify [record] [game]` checks an attached record file when one is given, otherwise the
   record of the finished game named (or the channel's latest), exactly as `python -m games.verify`
   does, and answers the asker alone. It works in a direct message with the bot too, for a file.
+- In a server, a record of one of its games is also compared with Parlor's own copy (bot.own_copy).
 - Building and checking a record replays the whole game, so both run in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import discord
 
 from bot.alt_text import attachment, ending
 from bot.host import Host, UserError
 from bot.move_replay import narrated
+from bot.own_copy import compare_with_stored, stored_facts, why_no_record
 from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
 from games import get_game
 from games.dice import commitment
-from games.record import WHO_PLAYED, GameRecord, RecordedMove
-from games.verify import VOUCHED, NotARecord, Verdict, parse_record, verify
+from games.record import GameRecord, RecordedMove
+from games.verify import NotARecord, Verdict, parse_record, verify
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The largest record file `/game verify` reads (a long Crayon Rails game is well under 1 MB)."""
@@ -56,10 +57,8 @@ async def finished_session(host: Host, channel_id: str, guild_id: str | None, nu
     if session.status in ("lobby", "active"):
         raise UserError(f"{label} is still running. Its record holds the seed behind its dice, which stays "
                         "secret until the game ends: export or verify it once it is over.")
-    if session.state is None or session.setup_outcomes is None:
-        raise UserError(f"{label} never began, so it has no record.")
-    if session.dice_seed is None:
-        raise UserError(f"{label} began before Parlor committed its dice, so it has no record to check.")
+    if why := why_no_record(session):
+        raise UserError(f"{label} {why}, so it has no record.")
     return session
 
 
@@ -70,46 +69,6 @@ def build_record(session: SessionRecord, moves: list[MoveRecord]) -> GameRecord:
                              events=events) for move, events in narrated(session, moves)]
     return GameRecord(commitment=commitment(session.dice_seed), seed=session.dice_seed,
                       setup=session.setup_outcomes, moves=recorded, **stored_facts(session))
-
-
-def stored_facts(session: SessionRecord) -> dict[str, Any]:
-    """What a record says that no commitment fixes (the players' names, the AI's seats) and the ending,
-    as the bot stored them: a record file of this server's game must say the same."""
-    end = session.end_reason if session.end_reason in ("played out", "timeout") else "abandoned"
-    result = None if session.result is None else {k: v for k, v in session.result.items() if k not in WHO_PLAYED}
-    return {"game": session.slug, "game_id": session.id,
-            "players": [{"id": seat.id, "name": seat.name} for seat in session.players],
-            "options": session.options, "end": end, "result": result,
-            "ai_seats": [seat.id for seat in session.players if seat.ai],
-            "stand_ins": {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}}
-
-
-FACT_NAMES = {"game": "the game", "players": "the players or their names", "options": "the options",
-              "end": "how it ended", "result": "the result", "ai_seats": "the AI's seats",
-              "stand_ins": "when the AI stood in"}
-
-
-async def compare_with_stored(host: Host, record: GameRecord, verdict: Verdict, guild_id: str | None) -> Verdict:
-    """Check what the dice cannot vouch for against the bot's own copy, for a game of this server.
-
-    The game is this server's when its number exists here with the record's seed. A difference is a
-    disagreement; a record of no game here keeps the verifier's plain statement of what it vouches for.
-    """
-    session = await host.store.session(record.game_id) if guild_id is not None else None
-    if session is None or session.guild_id != guild_id or session.dice_seed != record.seed:
-        return verdict
-    stored = GameRecord.model_validate({**record.model_dump(), **stored_facts(session)})
-    differs = [label for key, label in FACT_NAMES.items() if getattr(stored, key) != getattr(record, key)]
-    lines = [line for line in verdict.lines if line != VOUCHED]
-    if differs:
-        lines.append(f"DISAGREES with Parlor's own copy of game #{session.id} on this server: "
-                     f"{', '.join(differs)} differ.")
-        return Verdict(ok=False, lines=lines, seq=verdict.seq)
-    if not verdict.ok:
-        return verdict
-    lines.append(f"The players' names, the game's number and the AI's seats match Parlor's own copy of "
-                 f"game #{session.id} on this server.")
-    return Verdict(ok=True, lines=lines)
 
 
 async def record_of(host: Host, session: SessionRecord) -> GameRecord:
@@ -161,7 +120,9 @@ async def check_record(host: Host, record: GameRecord, guild_id: str | None) -> 
 
 
 def verdict_text(verdict: Verdict) -> str:
+    """The verdict as `/game verify` answers it. The report is plain text full of what the file says (names,
+    actions), so its markdown is escaped: a name like `**bob**` reads as written (README)."""
     head = ("✅ The record checks out." if verdict.ok
             else "❌ The record does not check out.")
-    text = f"{head}\n{verdict.text}"
+    text = f"{head}\n{discord.utils.escape_markdown(verdict.text)}"
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"

@@ -305,13 +305,17 @@ class Host:
         found = await self.store.sessions_where("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
         if not found:
             return "There is no game in this channel. Start one with `/game start`."
-        last = found[0]
-        title = get_game(last.slug).title
-        if last.status == "abandoned" and last.state is None:
+        return self._ended_words(found[0])
+
+    def _ended_words(self, session: SessionRecord) -> str:
+        """Why an ended game (or closed lobby) takes no move, and how to start another: the same words for a
+        command (`_no_open_game`) and a button or menu (`_require_playable`); a match's game offers its rematch."""
+        title = get_game(session.slug).title
+        if session.status == "abandoned" and session.state is None:
             return f"The {title} lobby here was closed before its game began. `/game start` opens a new game."
-        if last.status == "abandoned":
+        if session.status == "abandoned":
             return f"The {title} game here was abandoned. `/game start` opens a new game."
-        offers_rematch = last.end_reason == "played out" and self.public_view(last).get("next_game_options")
+        offers_rematch = session.end_reason == "played out" and self.public_view(session).get("next_game_options")
         rematch = " or `/game rematch` for the next game of the match" if offers_rematch else ""
         return f"The {title} game here is over (`/game status` shows how it ended). Start another with " \
                f"`/game start`{rematch}."
@@ -818,7 +822,7 @@ class Host:
         if session.status == "lobby":
             raise UserError(f"{game.title} has not begun yet: {not_begun(session)}")
         if session.status in ("finished", "abandoned"):
-            raise UserError(f"This {game.title} game is over. Start a new one with `/game start`.")
+            raise UserError(self._ended_words(session))
         if expected_version is not None and expected_version != session.version:
             raise UserError(STALE_BUTTON)
 

@@ -3,14 +3,15 @@
 Plain queries over the store, and the short texts the cogs send. Rulings: history shows games
 that began (finished, or abandoned after the start), newest first; stats count finished games
 only (an abandoned game has no result), per game, on the server asked about; games in which the AI
-played a seat (its own, or standing in for an idle player) are counted apart from games between people.
+played a seat (its own, or standing in for an idle player) are counted apart from games between people,
+except in the AI's own stats, which count only games with it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -125,11 +126,16 @@ def result_summary(session: SessionRecord) -> str:
     return f"{won} ({reason})"
 
 
-def stats_text(name: str, rows: list[GameStats]) -> str:
+def stats_text(name: str, rows: list[GameStats], *, of_ai: bool = False) -> str:
+    """`/stats`' counts. Asked about Parlor's AI itself (`of_ai`), every game counted is one with the AI: they
+    are not set apart from games between people it never plays, and a line says which games these are."""
     name = discord.utils.escape_markdown(name)  # a display name, shown as written (Share posts it)
     if not rows:
         return f"{name} has not finished a game on this server yet."
     lines = [f"**{name} on this server:**"]
+    if of_ai:
+        lines.append("The games in which it had a seat of its own (a win by any of its seats is its win):")
+        rows = [replace(row, against_ai=False) for row in rows]
     for row in rows:
         against = f" with {AI_NAME}" if row.against_ai else ""
         lines.append(f"• {get_game(row.slug).title}{against}: {row.played} played, {row.won} won")

@@ -29,6 +29,10 @@ WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
 TABLE_TEXT_MAX = 4000
 """Characters of a table's words (its embed's description): Discord allows 4,096; the rest is margin."""
+MESSAGE_MAX = 2000
+"""Characters of a message's text, Discord's limit."""
+LOG_MESSAGES_MAX = 5
+"""Private messages `/game log` may answer with (10,000 characters); a longer log comes as a file."""
 EARLIER = "… (earlier moves: `/game log`)"
 """Where a table's oldest lines of what happened were, when they had to go (`fitted`)."""
 
@@ -313,23 +317,56 @@ def games_embed() -> discord.Embed:
                                      "`/game start game:<value>` opens a lobby for it.")
 
 
-def log_text(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> str:
-    """The game so far as the table told it, with names: one numbered line per move; long logs keep the latest."""
-    if not moves:
-        return "No moves yet."
-    lines = log_lines(session, moves)
-    text = "\n".join(lines)
-    while len(text) > 1900:
-        lines = lines[1:]
-        text = "…\n" + "\n".join(lines)
-    return text
+def log_messages(session: SessionRecord, lines: Sequence[str]) -> list[dict[str, Any]]:
+    """`/game log`'s private answer (`send` keyword arguments, in order): the game so far told whole, from move 1.
+
+    The log comes as messages of up to Discord's 2,000 characters, cut between moves, as many as
+    `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
+    messages, so it comes as a text file, with the latest moves in the message (see the README)."""
+    title = f"**{game_label(session)}**"
+    if not lines:
+        return [{"content": f"{title}\nNo moves yet."}]
+    pages = paged([title, *lines], MESSAGE_MAX)
+    if len(pages) <= LOG_MESSAGES_MAX:
+        return [{"content": page} for page in pages]
+    head = f"{title}\nThe whole log, {len(lines)} moves, is in the file below. The latest moves:"
+    whole = "\n".join([game_label(session), *lines]) + "\n"
+    log_file = attachment(whole.encode(), f"parlor-{session.slug}-{session.id}-log.txt",
+                          description=f"The whole log of {game_label(session)}, {len(lines)} moves, as text.")
+    return [{"content": f"{head}\n{latest_lines(lines, MESSAGE_MAX - len(head) - 1)}", "file": log_file}]
+
+
+def paged(lines: Sequence[str], limit: int) -> list[str]:
+    """`lines` gathered into pages of at most `limit` characters, cut between lines (a longer line alone is cut)."""
+    pages: list[str] = []
+    for line in lines:
+        for start in range(0, max(len(line), 1), limit):
+            piece = line[start:start + limit]
+            if pages and len(pages[-1]) + 1 + len(piece) <= limit:
+                pages[-1] += f"\n{piece}"
+            else:
+                pages.append(piece)
+    return pages
+
+
+def latest_lines(lines: Sequence[str], limit: int) -> str:
+    """The last of `lines` that fit in `limit` characters, after a "…" line when earlier ones had to go."""
+    kept: list[str] = []
+    size = -1
+    for line in reversed(lines):
+        if kept and size + 1 + len(line) > limit - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    return "\n".join(reversed(kept))[-limit:]
 
 
 def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
               markdown: bool = True) -> list[str]:
-    """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`;
-    the whole log: `log_text` cuts it): escaped for Discord's text, or as written for a web page
-    (`markdown=False`), whose text is not Discord's."""
+    """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`):
+    the whole log, escaped for Discord's text, or as written (`markdown=False`) for a file or a web page,
+    whose text is not Discord's."""
     frontend = frontend_for(session.slug)
     lines = []
     for move, events in moves:

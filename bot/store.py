@@ -788,10 +788,14 @@ class Store:
         return [_rating_change(row) for row in rows]
 
     async def last_rating_changes(self, guild_id: str, player: str) -> dict[tuple[str, str], RatingChange]:
-        """(game, pool) -> the change `player`'s latest rated game there made, on one server."""
+        """(game, pool) -> the change `player`'s latest rated game there made, on one server.
+
+        The latest is the game that ended last, whenever it began: each rated game adds one to the player's
+        games in the pool (a write from stale ratings is refused), so the highest count is the last game and
+        the change that made his rating as it stands."""
         async with self._db.execute(
             "SELECT c.*, s.slug, '' AS name FROM rating_changes c JOIN sessions s ON s.id = c.session_id"
-            " WHERE c.player = ? AND s.guild_id = ? ORDER BY c.session_id", (player, guild_id)
+            " WHERE c.player = ? AND s.guild_id = ? ORDER BY c.games, c.session_id", (player, guild_id)
         ) as cursor:
             rows = await cursor.fetchall()
         return {(row["slug"], row["pool"]): _rating_change(row) for row in rows}

@@ -21,7 +21,8 @@ from bot.replies import (
     games_list,
     image_names,
     lobby_message,
-    log_text,
+    log_lines,
+    log_messages,
     rules_embed,
     waiting_line,
 )
@@ -213,8 +214,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            await interaction.response.send_message(f"**{game_label(session)}**\n{log_text(session, moves)}",
-                                                    ephemeral=True)
+            first, *rest = log_messages(session, log_lines(session, moves))
+            await interaction.response.send_message(**first, ephemeral=True)
+            for message in rest:
+                await interaction.followup.send(**message, ephemeral=True)
 
         await guarded(interaction, work)
 

@@ -162,7 +162,7 @@ async def stats_answer(interaction: discord.Interaction, player: str) -> dict:
     key = AI_RATED if is_ai_id(player) else player
     rated = stats_lines(await host.store.player_ratings(guild_id, key),
                         await host.store.last_rating_changes(guild_id, key), of_ai=is_ai_id(player))
-    return {"content": "\n".join([records.stats_text(name, rows), *rated])[:2000]}
+    return {"content": "\n".join([records.stats_text(name, rows, of_ai=is_ai_id(player)), *rated])[:2000]}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 T = TypeVar("T")
 S = TypeVar("S", bound=BaseModel)
@@ -149,6 +149,9 @@ class Game(Protocol[S]):
     title: str
     min_players: int
     max_players: int
+    actions: TypeAdapter[Any]
+    """The pydantic TypeAdapter of the game's actions (a union discriminated on `type`): `apply` reads an
+    action through it, and `games.verify` uses it to refuse a recorded action with a field the rules ignore."""
 
     def new_game(
         self, players: Sequence[str], rng: Randomness, options: Mapping[str, Any] | None = None

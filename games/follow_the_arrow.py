@@ -338,6 +338,7 @@ class FollowTheArrow:
     title = "Follow the Arrow"
     min_players = 2
     max_players = 2
+    actions = ACTIONS
 
     def new_game(self, players: Sequence[str], rng: Randomness,
                  options: Mapping[str, Any] | None = None) -> ArrowState:

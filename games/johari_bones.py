@@ -127,6 +127,7 @@ class JohariBones:
     title = "Johari Bones"
     min_players = 2
     max_players = 4
+    actions = ACTIONS
 
     def new_game(
         self, players: Sequence[str], rng: Randomness, options: Mapping[str, Any] | None = None

@@ -89,6 +89,7 @@ class JohnHenry:
     title = "John Henry"
     min_players = 2
     max_players = 2
+    actions = ACTIONS
 
     def new_game(
         self, players: Sequence[str], rng: Randomness, options: Mapping[str, Any] | None = None

@@ -152,6 +152,7 @@ class TwoFatDudes:
     title = "Two Fat Dudes in a Narrow Hallway"
     min_players = 2
     max_players = 2
+    actions = ACTION_ADAPTER
 
     def new_game(
         self, players: Sequence[str], rng: Randomness, options: Mapping[str, Any] | None = None

@@ -34,6 +34,7 @@ from bot.frontend import (
     Step,
     chunked_select,
     display_name,
+    joined,
     points_text,
 )
 from bot.render.follow_the_arrow import draw_follow_the_arrow
@@ -332,9 +333,10 @@ def _turn_line(view: dict, name: Callable[[str], str]) -> str:
 
 
 def _won(event: dict, name: Callable[[str], str]) -> str:
-    out = ", ".join(str(n) for n in event["loser_pawns_out"])
+    numbers = [str(n) for n in event["loser_pawns_out"]]
+    out = f"pawn {numbers[0]} is" if len(numbers) == 1 else f"pawns {joined(numbers)} are"
     return (f"🏁 {name(event['player'])} brings pawn {event['pawn']} home and wins: "
-            f"{name(event['loser'])}'s pawns {out} are still out, {event['loser_sum']} × {event['pawn']} = "
+            f"{name(event['loser'])}'s {out} still out, {event['loser_sum']} × {event['pawn']} = "
             f"{points_text(event['points'], bold=True)}.")
 
 

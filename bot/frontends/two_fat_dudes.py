@@ -8,6 +8,10 @@ amount with `amount_from_text`. The game's cog builds the actions of `/negotiate
 
 Ruling: the forms take up to 9 digits (under a billion points); `/negotiate offer|counter`
 takes any whole number Discord allows.
+
+A deal or the squeeze that takes a dude out and ends the game at once is not told as the race
+beginning ("The race to the exits is on!"): the engine's `race_started` event stays (records compare
+events), the words leave it out.
 """
 
 from __future__ import annotations
@@ -99,7 +103,7 @@ class TwoFatDudesFrontend(Frontend):
                 lines.append(line)
                 continue
             describe = _NARRATION.get(event["type"])
-            if describe is not None:
+            if describe is not None and not _race_never_run(events, index):
                 lines.append(describe(event, name))
             index += 1
         return lines
@@ -232,7 +236,9 @@ def _game_over_line(event: dict, name: Callable[[str], str]) -> str:
     winners = event["winners"]
     if len(winners) > 1:
         return f"**Game over** — shared victory for {' and '.join(map(name, winners))}! Final scores: {scores}."
-    return f"**Game over** — {name(winners[0])} is the Honorary Skinny Dude! Final scores: {scores}."
+    tied = len(set(event["scores"].values())) == 1 and len(event["scores"]) > 1
+    why = f" Tied on points: {name(winners[0])} left the hallway, so wins the tie." if tied else ""
+    return f"**Game over** — {name(winners[0])} is the Honorary Skinny Dude! Final scores: {scores}.{why}"
 
 
 def _movement_line(events: list[dict], index: int, name: Callable[[str], str]) -> tuple[str, int]:
@@ -275,6 +281,16 @@ def _offer_line(event: dict, name: Callable[[str], str]) -> str:
     if event["player"] == event["payer"]:
         return f"{who} counters: they will pay {payee} {points} {cost}."
     return f"{who} counters: they want {points} from {name(event['payer'])} {cost}."
+
+
+def _race_never_run(events: list[dict], index: int) -> bool:
+    """True for a `race_started` after which the game ends before anyone rolls: a deal or the squeeze took a
+    dude out through his exit and the game ended at once, so there is no race to announce. The engine still
+    tells `race_started` there (recorded games and /game verify compare its events), so the words leave it out."""
+    if events[index]["type"] != "race_started":
+        return False
+    after = (event["type"] for event in events[index + 1:] if event["type"] in ("rolled", "game_over"))
+    return next(after, None) == "game_over"
 
 
 def _penalty_line(event: dict, name: Callable[[str], str]) -> str:

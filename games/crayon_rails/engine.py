@@ -84,6 +84,7 @@ class CrayonRails:
     title = "Crayon Rails (public locking)"
     min_players = 2
     max_players = 2
+    actions = act.ACTIONS
 
     def new_game(self, players: Sequence[str], rng: Randomness, options: Mapping[str, Any] | None = None) -> State:
         if len(players) != 2 or len(set(players)) != 2:

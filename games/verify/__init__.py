@@ -4,9 +4,9 @@ Needs only the standard library and this package (no bot, no Discord, no databas
 that the seed matches the commitment the table showed, re-derives every die and shuffle from the
 seed (see `games.dice`), replays every move through the engine with them, and prints the final
 result, or the first step where anything disagrees: the commitment, an outcome the record holds
-that the seed does not give, a move the rules refuse, events other than the record's, or a result
-other than the recorded one. Exit status: 0 when the record checks out, 1 when it does not, 2
-when the file is not a readable record.
+that the seed does not give, a move the rules refuse (or whose action holds a field the rules do not
+read), events other than the record's, or a result other than the recorded one. Exit status: 0 when
+the record checks out, 1 when it does not, 2 when the file is not a readable record.
 
 `games` is read at call time, not imported from: this package is imported while `games`
 builds its registry. Rulings: a step must use exactly the outcomes it recorded (one more or one fewer is a
@@ -22,8 +22,9 @@ What a check vouches for, and what it cannot: the seed, every die and shuffle, e
 events, and the ending follow from the commitment the table showed and the rules. The players'
 names, the game's number and which seats Parlor's AI played (`ai_seats`, `stand_ins`) are as the bot
 wrote them; nothing the table showed fixes them, so the verifier checks only that they name seated
-players, and says so in its report (`/game verify` in the game's own server also compares them with
-what the bot stored: bot.game_record).
+players, and says so in its report. Nor can it tell a record cut short: an abandoned or claimed game
+stops anywhere. (`/game verify` in the game's own server also compares the record, moves included,
+with what the bot stored: bot.own_copy.)
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import games
 from games.core import IllegalMove, RecordingRandomness
 from games.dice import SETUP_SEQ, DiceRandomness, commitment
 from games.record import GameRecord, Outcomes, RecordedMove, timeout_result, with_names
-from games.undo import Timeline
+from games.undo import Timeline, is_undo
 
 MAX_MOVES = 100_000
 """A bound on the work one record may ask for (a real game has a few hundred moves)."""
@@ -94,19 +95,41 @@ def step_name(record: GameRecord, seq: int, move: RecordedMove | None = None) ->
     return f"move {seq} ({name}: {move.action.get('type', '?')})"
 
 
+def action_problem(game: games.Game, action: dict[str, Any]) -> str | None:
+    """Why a recorded action is not exactly one the rules read, or None.
+
+    Engines ignore a field they do not know, so `{"type": "roll", "dice": [6, 6]}` replays as a plain
+    roll: a record holding it would say something that was never played. Each of the action's fields
+    must be one the engine reads (an undo is `{"type": "undo"}` alone); an action the engine refuses
+    outright is left to the replay, which says why.
+    """
+    if is_undo(action):
+        known = {"type"}
+    else:
+        try:
+            parsed = game.actions.validate_python(dict(action))
+        except ValidationError:
+            return None
+        known = set(parsed.model_dump(by_alias=True, exclude_unset=True))
+    if unread := [key for key in action if key not in known]:
+        return (f"its action holds {short_json(unread[0])}, which the rules do not read: the game ignores it, so "
+                "the record says something that was not played")
+    return None
+
+
 def compare_outcomes(recorded: Outcomes, derived: dict[str, list[Any]]) -> str | None:
     """The first difference between what a step recorded and what the seed gives, in words."""
     for kind, noun in (("rolls", "die"), ("shuffles", "shuffle")):
         mine, true = getattr(recorded, kind), derived[kind]
         for index, (said, truth) in enumerate(zip(mine, true, strict=False), start=1):
             if said != truth:
-                return f"{noun} {index} is recorded as {_short(said)}, but the seed gives {_short(truth)}"
+                return f"{noun} {index} is recorded as {short_json(said)}, but the seed gives {short_json(truth)}"
         if len(mine) != len(true):
             return (f"the record holds {len(mine)} {kind}, but replaying the step uses {len(true)}")
     return None
 
 
-def _short(value: Any, limit: int = 120) -> str:
+def short_json(value: Any, limit: int = 120) -> str:
     text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -146,6 +169,8 @@ def verify(record: GameRecord) -> Verdict:
         where = step_name(record, move.seq, move)
         if move.seq != expected_seq:
             return fail(move.seq, where, f"its sequence number should be {expected_seq}")
+        if problem := action_problem(game, move.action):
+            return fail(move.seq, where, problem)
         rng = RecordingRandomness(DiceRandomness(record.seed, move.seq))
         try:
             events = timeline.step(move.player, move.action, rng)
@@ -165,8 +190,8 @@ def verify(record: GameRecord) -> Verdict:
             return fail(len(record.moves), last, "the record says the game was played out, but by the rules "
                         "it was still running after this move")
         if final != record.result:
-            return fail(len(record.moves), last, f"the rules give the result {_short(final)}, the record says "
-                        f"{_short(record.result)}")
+            return fail(len(record.moves), last, f"the rules give the result {short_json(final)}, the record says "
+                        f"{short_json(record.result)}")
     elif final is not None:
         return fail(len(record.moves), last, f"the record says the game ended by {record.end}, but the rules "
                     "had already ended it here")
@@ -176,11 +201,11 @@ def verify(record: GameRecord) -> Verdict:
             return fail(len(record.moves), last, "the record says the game was claimed on the turn clock, but "
                         "it waited on nobody who could be idle")
         if record.result != (due := timeout_result(record.player_ids, idle)):
-            return fail(len(record.moves), last, f"a claim here gives the result {_short(due)}, the record "
-                        f"says {_short(record.result)}")
+            return fail(len(record.moves), last, f"a claim here gives the result {short_json(due)}, the record "
+                        f"says {short_json(record.result)}")
     elif record.result is not None:
         return fail(len(record.moves), last, "the record gives an abandoned game a result")
-    lines.append(f"All {len(record.moves)} moves replay, and every die and shuffle comes from the seed.")
+    lines.append(f"{replayed_words(len(record.moves))}, and every die and shuffle comes from the seed.")
     lines.append(result_line(record))
     lines += seat_lines(record)
     lines.append(VOUCHED)
@@ -223,15 +248,27 @@ def seat_lines(record: GameRecord) -> list[str]:
 def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:
     for index, (said, truth) in enumerate(zip(recorded, replayed, strict=False)):
         if said != truth:
-            return f"{_short(said)} where the engine answers {_short(truth)} (event {index + 1})"
+            return f"{short_json(said)} where the engine answers {short_json(truth)} (event {index + 1})"
     return f"{len(recorded)} events where the engine answers {len(replayed)}"
+
+
+def moves_words(count: int) -> str:
+    """A number of moves in words: "1 move", "7 moves"."""
+    return f"{count} move{'' if count == 1 else 's'}"
+
+
+def replayed_words(count: int) -> str:
+    """That every move replayed, in words that fit their number."""
+    if count == 0:
+        return "No move was made"
+    return "The one move replays" if count == 1 else f"All {count} moves replay"
 
 
 def result_line(record: GameRecord) -> str:
     """The recorded ending in words, with names."""
     names = record.names
     if record.end == "abandoned":
-        return f"Result: abandoned after {len(record.moves)} moves, without a winner."
+        return f"Result: abandoned after {moves_words(len(record.moves))}, without a winner."
     result = record.result or {}
     winners = ", ".join(names.get(p, p) for p in result.get("winners", [])) or "nobody"
     scores = result.get("scores") or {}

@@ -105,6 +105,25 @@ async def test_rematch_starts_the_next_game_of_the_match_with_the_same_seats(hos
         await host.rematch(CHANNEL, ALICE.id)
 
 
+
+async def test_a_move_after_a_match_game_ended_points_to_the_rematch_by_command_and_by_menu_alike(host):
+    """README: "Once a game is over, a move tells you so and how to start another (`/game start`, or
+    `/game rematch` in a match)": a menu left in a private reply says it as `/move` does."""
+    session = await seated(host, options={"black": BOB.id})
+    moving = await host.session(session.id)
+    over = placed(black=BOB.id, red=ALICE.id).model_copy(
+        update={"phase": "over", "turn": None, "winner": BOB.id, "points": 8})
+    await finish(host, session, over.model_dump_json())
+    await host.session(session.id)  # the host's own copy learns it is over (`finish` wrote to the store)
+    move = {"type": "move", "pawn": 1, "to": "a2"}
+    with pytest.raises(UserError) as by_command:
+        await host.act_in_channel(CHANNEL, BOB.id, move)
+    with pytest.raises(UserError) as by_menu:
+        await host.act(session.id, BOB.id, move, expected_version=moving.version)
+    assert "`/game rematch`" in by_command.value.message
+    assert by_menu.value.message == by_command.value.message
+
+
 async def test_rematch_refuses_strangers_and_abandoned_games_and_reseats_other_games(host):
     with pytest.raises(UserError, match="No game has been played"):
         await host.rematch(CHANNEL, ALICE.id)

@@ -228,6 +228,15 @@ def test_narration_of_a_chain_pass_draw_and_win():
     assert "<@1>" in lines[3] and "<@2>" in lines[3] and "7 × 3 = **21**" in lines[3]
 
 
+@pytest.mark.parametrize(("out", "words"), [([4], "<@2>'s pawn 4 is still out, 4 × 3"),
+                                            ([1, 2, 4], "<@2>'s pawns 1, 2 and 4 are still out, 7 × 3")])
+def test_the_win_names_the_losers_pawns_still_out_in_good_english(out, words):
+    (line,) = FRONTEND.describe_events([{"type": "won", "player": "alice", "loser": "bob", "pawn": 3,
+                                         "loser_pawns_out": out, "loser_sum": sum(out), "points": sum(out) * 3}],
+                                       MENTIONS)
+    assert words in line, line
+
+
 def test_describe_state_lists_pawns_turn_and_calls():
     text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
     assert ("Black <@1>: pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "

@@ -280,6 +280,16 @@ def test_describe_state_shows_face_up_bones_totals_and_whose_turn():
     assert "Waiting for Alice to place the bone drawn." in drawn, "what the picture says: a drawn bone is placed"
 
 
+def test_describe_state_counts_one_turn_left_in_the_singular():
+    state = new()
+    for _ in range(4):  # Alice, Bob, Carol, then Alice again: Alice has one turn left, the others two
+        player = GAME.to_act(state)[0]
+        state, _ = apply(state, player, swap_action("in-out", A if player != A else B))
+    text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
+    assert "Alice (orange circle): face up 1-1 · 1 turn left · total 0" in text, text
+    assert "Bob (blue square): face up 2-2 · 2 turns left" in text and "1 turns" not in text, text
+
+
 def test_the_words_name_each_seats_colour_and_shape_once_as_the_picture_draws_them():
     """A player told "you are the green triangle" finds his row on the picture: the table's words, its alt
     text and a player's own alt text name each seat's colour and mark once, where the players are listed."""

@@ -226,6 +226,32 @@ def test_narration_of_the_squeeze_exit_last_turn_and_final_scores():
     assert "<@1> is the Honorary Skinny Dude" in text and "<@2> -13" in text
 
 
+
+def test_a_deal_or_a_squeeze_that_ends_the_game_at_once_announces_no_race():
+    """Rules: a deal or the squeeze that takes a dude out through his exit (the second player's, or in his
+    turn) ends the game at once: the table tells the exit and "Game over", not that a race begins."""
+    offer = Offer(payer=1, points=3, proposed_by=1)
+    deal = state(phase="encounter", positions=[0, 1], encounters=1, turn=1, decider=0, offer=offer)
+    game, text = told(deal, A, {"type": "accept"})
+    assert game.phase == "over" and "<@2> leaves the hallway!" in text and "Game over" in text
+    assert "race" not in text, text
+    squeeze = state(positions=[13, 14], encounters=4, start_player=1, edge=0)
+    game, text = told(squeeze, A, {"type": "roll"}, [2])
+    assert game.phase == "over" and "<@1> leaves the hallway!" in text and "Game over" in text
+    assert "race" not in text, text
+
+
+def test_a_race_told_with_its_end_at_the_table_is_still_announced():
+    """The table tells everything since the turn last changed: a race begun there and ended by a later roll
+    was run, and is told."""
+    after, began = GAME.apply(state(positions=[6, 7], encounters=4), A, {"type": "roll"},
+                              ScriptedRandomness(rolls=[3]))
+    _, ended = GAME.apply(after.model_copy(update={"positions": [13, 2]}), B, {"type": "roll"},
+                          ScriptedRandomness(rolls=[4]))
+    text = "\n".join(narrate(FRONTEND, [*began, *ended], MENTIONS))
+    assert "The race to the exits is on!" in text and "Game over" in text, text
+
+
 def test_narration_of_a_shared_victory():
     game, _ = told(state(phase="race", positions=[12, 3], scores=[5, 5]), A, {"type": "roll"}, [2])
     _, text = told(game, B, {"type": "roll"}, [3])
@@ -256,3 +282,14 @@ def test_two_players_whose_names_start_alike_get_tokens_told_apart():
     assert token_labels(["Bob", "bob"]) == ["1", "2"]
     view = view_of(phase="walk", positions=[3, 9])
     assert FRONTEND.draw_board(view, {A: "Bob", B: "Brian"}).startswith(b"\x89PNG")
+
+
+def test_a_tie_won_by_the_dude_who_left_says_why():
+    """The rules: on a tie, the one who exited wins; the last line says so, since the scores alone look equal."""
+    tied = {"type": "game_over", "winners": [A], "scores": {A: 7, B: 7}}
+    [line] = narrate(FRONTEND, [tied], NAMES)
+    assert "Alice is the Honorary Skinny Dude" in line and "Tied on points: Alice left the hallway" in line
+    clear = {"type": "game_over", "winners": [A], "scores": {A: 9, B: 7}}
+    assert "Tied" not in narrate(FRONTEND, [clear], NAMES)[0]
+    shared = {"type": "game_over", "winners": [A, B], "scores": {A: 7, B: 7}}
+    assert "shared victory" in narrate(FRONTEND, [shared], NAMES)[0]

@@ -84,3 +84,15 @@ async def test_stats_count_finished_games_played_and_won_per_game_on_this_server
     assert f"All games: 3 played, {1 + winners.count(ALICE.id)} won" in text
     assert await records.stats(host, CAROL.id, "1") == []
     assert records.stats_text("Carol", []) == "Carol has not finished a game on this server yet."
+
+
+def test_the_ais_own_stats_count_its_games_without_setting_them_apart():
+    """Every game the AI played is a game with the AI: "John Henry with Parlor (AI)" or a line of games between
+    people would read oddly for the AI itself."""
+    rows = [records.GameStats("john-henry", 3, 2, against_ai=True), records.GameStats("two-fat-dudes", 1, 0, True)]
+    assert records.stats_text("Parlor (AI)", rows, of_ai=True).splitlines() == [
+        "**Parlor (AI) on this server:**",
+        "The games in which it had a seat of its own (a win by any of its seats is its win):",
+        "• John Henry: 3 played, 2 won",
+        "• Two Fat Dudes in a Narrow Hallway: 1 played, 0 won",
+        "All games: 4 played, 2 won"]

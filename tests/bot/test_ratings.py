@@ -132,6 +132,21 @@ async def test_two_games_finishing_at_once_for_the_same_player_both_count(host):
     assert (await ratings(host, "1", "follow-the-arrow", PEOPLE, [ALICE.id]))[ALICE.id].games == 2
 
 
+async def test_the_last_rated_game_is_the_one_that_ended_last_not_the_one_begun_last(host):
+    """`/stats` shows what "the last game" did to each rating: the game that ended last, whenever it began."""
+    begun_first = await start_game(host, "john-henry", "900", [ALICE, BOB])
+    begun_last = await start_game(host, "john-henry", "901", [ALICE, CAROL])
+    await play_out(host, begun_last)
+    await play_out(host, begun_first)
+    last = await host.store.last_rating_changes("1", ALICE.id)
+    ended_last = {change.pool: change for change in await host.store.rating_changes(begun_first)
+                  if change.player == ALICE.id}
+    for pool in (PEOPLE, ALL):
+        shown = last[("john-henry", pool)]
+        assert (shown.before, shown.after) == (ended_last[pool].before, ended_last[pool].after)
+        assert shown.after.games == 2
+
+
 async def test_a_finishing_write_from_stale_ratings_is_refused_whole(host):
     first = await start_game(host, "follow-the-arrow", "900", [ALICE, BOB])
     await play_out(host, first)

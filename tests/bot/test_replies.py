@@ -15,13 +15,16 @@ from bot.frontends import frontend_for
 from bot.host import Host
 from bot.replies import (
     EARLIER,
+    LOG_MESSAGES_MAX,
+    MESSAGE_MAX,
     TABLE_TEXT_MAX,
     as_edit,
     board_message,
     fitted,
+    game_label,
     lobby_message,
     log_lines,
-    log_text,
+    log_messages,
     rules_embed,
     state_words,
     text_names,
@@ -131,7 +134,7 @@ async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
     outcome = await host.act(began.session.id, BOB.id, {"type": "roll"})
     moves = await host.narrated_moves(outcome.session)
-    text = log_text(outcome.session, moves)
+    text = "\n".join(log_lines(outcome.session, moves))
     first = moves[0][0].outcomes["rolls"][0]
     assert text.startswith(f"1. Alice rolls {first} for first player.\n2. Bob rolls ")
     assert ALICE.id not in text and "roll-off" not in text and "{" not in text
@@ -148,7 +151,8 @@ async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_writte
     moves = await host.narrated_moves(outcome.session)
     escaped = discord.utils.escape_markdown(boss.name)
     assert log_lines(outcome.session, moves)[1].startswith(f"2. {escaped} rolls ")
-    assert boss.name not in log_text(outcome.session, moves).replace(escaped, ""), "escaped wherever it is named"
+    told = "\n".join(message["content"] for message in log_messages(outcome.session, log_lines(outcome.session, moves)))
+    assert boss.name not in told.replace(escaped, ""), "escaped wherever it is named"
     assert log_lines(outcome.session, moves, markdown=False)[1].startswith(f"2. {boss.name} rolls ")
 
 
@@ -171,6 +175,37 @@ async def test_the_log_says_ai_only_for_the_moves_the_ai_made_for_a_person(host:
     for seq in (4, 8):
         assert lines[seq - 1].startswith(f"{seq}. Bob (AI) rolls"), lines[seq - 1]
     assert all(line.startswith(f"{seq}. Alice rolls") for seq, line in enumerate(lines, start=1) if seq % 2)
+
+async def _began(host: Host):
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="two-fat-dudes", creator=ALICE)
+    return (await host.join(CHANNEL, BOB))[1].session
+
+
+async def test_a_log_too_long_for_one_message_comes_whole_from_move_1_in_several(host: Host):
+    session = await _began(host)
+    lines = [f"{n}. Alice rolls {n % 6 + 1} and walks {'far ' * 20}" for n in range(1, 80)]
+    messages = log_messages(session, lines)
+    assert 1 < len(messages) <= LOG_MESSAGES_MAX
+    assert all(len(m["content"]) <= MESSAGE_MAX and "file" not in m for m in messages)
+    assert messages[0]["content"].startswith(f"**{game_label(session)}**\n1. Alice rolls 2 ")
+    assert "\n".join(m["content"] for m in messages).splitlines()[1:] == lines, "every move, cut between moves"
+
+
+async def test_a_log_longer_than_a_few_messages_comes_whole_as_a_file_with_the_latest_moves_shown(host: Host):
+    session = await _began(host)
+    lines = [f"{n}. Bob builds a track {'onward ' * 20}" for n in range(1, 400)]
+    (message,) = log_messages(session, lines)
+    text = message["content"]
+    assert len(text) <= MESSAGE_MAX and "399 moves, is in the file below" in text
+    assert text.endswith(lines[-1]) and "\n…\n" in text and f"\n{lines[0]}\n" not in text
+    told = message["file"].fp.read().decode()
+    assert message["file"].filename == f"parlor-two-fat-dudes-{session.id}-log.txt"
+    assert told.splitlines() == [game_label(session), *lines]
+
+
+async def test_a_log_without_moves_says_so(host: Host):
+    session = await _began(host)
+    assert log_messages(session, []) == [{"content": f"**{game_label(session)}**\nNo moves yet."}]
 
 
 @pytest.mark.parametrize("module", ["cogs.crayon_rails", "cogs.follow_the_arrow", "cogs.johari_bones",

@@ -10,7 +10,7 @@ import pytest
 import bot.host
 from bot.game_record import build_record
 from bot.host import STALE_BUTTON, Host, UserError
-from bot.replies import board_components, log_text
+from bot.replies import board_components, log_lines
 from games.undo import UNDO_ACTION
 from games.verify import verify
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -51,7 +51,7 @@ async def test_an_undo_restores_the_state_and_is_an_entry_of_the_log(host):
     assert outcome.events == [{"type": "undone", "player": player, "move": 1, "action": "place"}]
     assert set(session.waiting_since or {}) == set(host.to_act(session)), "the turn clock follows the restored turn"
     assert await host.undoer(session) is None
-    assert "took back move 1 (place)" in log_text(session, await host.narrated_moves(session))
+    assert "took back move 1 (place)" in log_lines(session, await host.narrated_moves(session))[-1]
 
 
 async def test_after_a_restart_the_move_can_still_be_taken_back(host, store, clock):

@@ -105,8 +105,9 @@ async def test_stats_count_the_game_against_the_ai_apart(fake_discord, parlor):
     text = shown.response.content
     assert "John Henry with Parlor (AI): 1 played" in text and "All games with Parlor (AI): 1 played" in text
     ai_record = (await fake_discord.slash(alice, "stats", channel=general, user=fake_discord.bot_user)).response
-    assert ai_record.content.startswith("**Parlor (AI) on this server:**")
-    assert "John Henry with Parlor (AI): 1 played" in ai_record.content
+    assert ai_record.content.startswith("**Parlor (AI) on this server:**\nThe games in which it had a seat of its own")
+    assert "• John Henry: 1 played" in ai_record.content, "Parlor (AI) does not play with itself"
+    assert "between people" not in ai_record.content, "the AI never plays a game between people"
 
 
 async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_discord, parlor):

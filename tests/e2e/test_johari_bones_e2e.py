@@ -385,3 +385,32 @@ async def test_four_players_begin_on_their_own_and_each_gets_his_view(fake_disco
         dm = await fake_discord.wait_for_dm(user, lambda m: bool(m.attachments))
         view = parlor.host.view_for(session, str(user.id))
         assert dm.attachment("your-view.png").data == FRONTEND.draw_private(view, image_names(session), str(user.id))
+
+
+async def test_the_bone_placed_on_the_hands_last_turn_turns_its_reply_into_the_menu_of_boxes(
+        fake_discord: FakeDiscord, parlor: ParlorBot):
+    """README: a private reply you chose a move on "becomes your next private choice" when the move opened
+    one: the last bone of the hand, placed from its reply, reveals the hand, and that reply becomes the
+    placer's menu of boxes (the other replies, read, go)."""
+    fake = fake_discord
+    channel = fake.channel("games")
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    await fake.slash(alice, "game start", channel=channel, game="johari-bones", opponent=bob)
+    lobby = table_in(fake, channel)
+    await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    lobby = table_in(fake, channel)
+    await fake.click(alice, lobby, lobby.button(label="Begin")["custom_id"])
+    users = {str(alice.id): alice, str(bob.id): bob}
+    replies = []
+    for _ in range(6):  # three turns each
+        session = await parlor.host.last_session_in(str(channel.id))
+        user = users[parlor.host.public_view(session)["to_act"][0]]
+        reply = (await fake.slash(user, "draw", channel=channel)).response
+        placed = await fake.click(user, reply, reply.buttons()[0]["custom_id"])
+        assert placed.response is reply
+        replies.append(reply)
+    *read, last = replies
+    assert all(reply.deleted for reply in read)
+    assert not last.deleted and not last.buttons(), "the placement buttons are gone"
+    (menu,) = [c for c in last.walk_components() if c.get("type") == 3]
+    assert menu["placeholder"] == "Score this hand in…" and menu["options"]

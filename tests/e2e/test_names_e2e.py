@@ -1,6 +1,6 @@
 """Display names are shown as written in Discord's text: a name with markdown (bold, a masked link) is escaped
-wherever Parlor writes it (the final table's ratings, a shared leaderboard or history, the stand-in's line, a
-player's private words, `/game log`)."""
+wherever Parlor writes it (the final table's ratings, a shared leaderboard or history, the stand-in's line,
+`/game verify`, a player's private words; `/game log`'s lines: tests/bot/test_replies.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from bot.client import ParlorBot
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import latest_board, table
 from tests.e2e.test_ai_e2e import HOUR, quick_ai
+from tests.e2e.test_dice_e2e import reply
 from tests.e2e.test_john_henry_e2e import play_to_the_end, start_game
 from tests.e2e.test_share_e2e import share_button
 from tests.fakediscord import FakeDiscord
@@ -56,6 +57,18 @@ async def test_a_markdown_name_is_escaped_in_the_stand_in_line(fake_discord: Fak
     await parlor.ai.idle()
     description = table(fake_discord, channel).embed["description"]
     assert f"plays for {ESCAPED}" in description and not rendered(description)
+
+
+async def test_a_markdown_name_is_escaped_in_game_verify(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """The verifier's report quotes the file's names; `/game verify` shows them as written (the offline verifier
+    prints plain text, as written too)."""
+    alice, boss = fake_discord.create_user("alice"), fake_discord.create_user(MARKDOWN_NAME)
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, boss)
+    await fake_discord.slash(alice, "roll", channel=channel)
+    await fake_discord.slash(boss, "game abandon", channel=channel)
+    said = (await reply(await fake_discord.slash(alice, "game verify", channel=channel))).content
+    assert "The record checks out" in said and f"alice, {ESCAPED}." in said and not rendered(said), said
 
 
 async def johari_for_two(fake: FakeDiscord, channel: FakeChannel, first: FakeUser, second: FakeUser) -> None:

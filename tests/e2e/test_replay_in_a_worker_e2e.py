@@ -10,7 +10,7 @@ import pytest
 
 from bot import move_replay
 from bot.client import ParlorBot
-from bot.replies import game_label, log_text
+from bot.replies import log_lines, log_messages
 from tests.e2e.helpers import table
 from tests.e2e.test_ai_e2e import play_out
 from tests.e2e.test_dice_e2e import reply
@@ -41,7 +41,8 @@ async def test_the_log_and_the_export_are_replayed_in_a_worker_and_say_the_same(
     loop_thread = threading.get_ident()
 
     log = await fake_discord.slash(bob, "game log", channel=channel)
-    assert log.ephemeral and log.response.content == f"**{game_label(session)}**\n{log_text(session, reference)}"
+    assert log.ephemeral and [m.content for m in log.messages] == [
+        m["content"] for m in log_messages(session, log_lines(session, reference))]
     assert replayed_in and loop_thread not in replayed_in, "the log was replayed in a worker"
 
     replayed_in.clear()

@@ -8,6 +8,9 @@ hallway before passing the other), so rolling on always reaches the first encoun
 
 from __future__ import annotations
 
+import pytest
+
+from bot import replies
 from bot.client import ParlorBot
 from tests.conftest import start_bot
 from tests.e2e.helpers import is_over, latest_board, table
@@ -249,3 +252,42 @@ async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_disc
         await second.close()
     fake_discord.assert_no_unknown_routes()
 
+
+
+async def test_the_log_of_a_whole_game_comes_whole_from_the_roll_off_for_the_asker_alone(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
+    """README: `/game log` is "the game so far, told move by move". A whole game (here four failed
+    negotiations, the squeeze and the race: some 40 moves) is longer than one message: it comes in
+    several private messages, from move 1, the roll-off, to "Game over"; a log longer than those few
+    messages comes as a text file (here with room for one message only)."""
+    hallway = await open_hallway(fake_discord, parlor)
+    for _ in range(300):
+        view = await hallway.view()
+        if view["phase"] == "over":
+            break
+        mover, _ = await hallway.acting()
+        if view["phase"] == "encounter":
+            await hallway.ok(await fake_discord.slash(mover, "negotiate pass", channel=hallway.channel))
+        elif view["phase"] == "edge":
+            await hallway.ok(await fake_discord.slash(mover, "edge", channel=hallway.channel, choice="retreat"))
+        else:
+            await hallway.roll()
+    session = await parlor.host.last_session_in(str(hallway.channel.id))
+    assert session.status == "finished"
+
+    alice = next(iter(hallway.users.values()))
+    log = await fake_discord.slash(alice, "game log", channel=hallway.channel)
+    await fake_discord.wait_for(lambda: "Game over" in log.text, what="the log's last message")
+    assert len(log.messages) > 1, "a whole game is longer than one message"
+    assert all(m.ephemeral and m.visible_to == alice.id and len(m.content) <= 2000 for m in log.messages)
+    told = log.text.splitlines()
+    assert told[1].startswith("1. ") and "for the start" in told[1], f"the log begins with the roll-off: {told[:2]}"
+    numbers = [int(line.split(".")[0]) for line in told[1:]]
+    assert numbers == list(range(1, len(await parlor.host.moves(session)) + 1)), "every move, once, in order"
+    assert "Game over" in told[-1]
+
+    monkeypatch.setattr(replies, "LOG_MESSAGES_MAX", 1)
+    filed = await fake_discord.slash(alice, "game log", channel=hallway.channel)
+    assert filed.ephemeral and filed.response.visible_to == alice.id and "is in the file below" in filed.text
+    whole = filed.response.attachment(f"parlor-{SLUG}-{session.id}-log.txt").data.decode().splitlines()
+    assert whole[1:] == told[1:] and "Game over" in filed.text, "the file tells it all; the message, the latest"

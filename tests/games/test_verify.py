@@ -19,7 +19,7 @@ from games import GAMES
 from games.core import RecordingRandomness
 from games.dice import DiceRandomness, commitment, new_seed, seed_from_int, step_key
 from games.record import GameRecord
-from games.verify import NotARecord, parse_record, verify
+from games.verify import NotARecord, action_problem, parse_record, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {"johari-bones": ["101", "202", "303"]}
@@ -193,6 +193,32 @@ def test_one_changed_action_is_named(records, slug):
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
+def test_an_action_given_a_field_the_rules_do_not_read_is_refused(records, slug):
+    """An engine ignores a field it does not know, or refuses it: either way the record is refused, since
+    `{"type": "roll", "dice": [6, 6]}` says something other than what was played."""
+    record = records[slug]
+    move = record.moves[1]
+    verdict = verify(changed(record, lambda data: data["moves"][1]["action"].update(dice=[6, 6])))
+    assert not verdict.ok and verdict.seq == move.seq, verdict.text
+    assert f"DISAGREES at move {move.seq} (P{move.player}: {move.action['type']})" in verdict.text
+    assert "dice" in verdict.text
+
+
+def test_every_action_the_bot_recorded_is_one_the_rules_read():
+    """No genuine record is refused for its actions' fields: every golden playthrough and every older
+    Crayon Rails record (its legacy `to` included) holds only fields its engine reads, as does an undo."""
+    folders = (ROOT / "tests" / "games" / "playthroughs", ROOT / "tests" / "games" / "crayon_rails" / "records")
+    files = sorted(path for folder in folders for path in folder.glob("*.jsonl"))
+    assert len(files) >= 7
+    for path in files:
+        game = GAMES["crayon-rails" if path.parent.name == "records" else path.stem]
+        actions = [line["action"] for line in map(json.loads, path.read_text().splitlines()) if "action" in line]
+        assert actions and all(action_problem(game, action) is None for action in actions), path
+    assert action_problem(GAMES["john-henry"], {"type": "undo"}) is None
+    assert "the rules do not read" in action_problem(GAMES["john-henry"], {"type": "undo", "seq": 3})
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_seed_not_matching_the_commitment_is_refused(records, slug):
     verdict = verify(changed(records[slug], lambda data: data.update(seed=seed_from_int(1))))
     assert not verdict.ok and verdict.seq == 0
@@ -209,6 +235,20 @@ def test_a_changed_result_and_a_missing_move_are_named(records):
     assert not verdict.ok and "still running" in verdict.text
     verdict = verify(changed(record, lambda data: data["moves"].pop(1)))
     assert not verdict.ok and verdict.seq == 3 and "sequence number should be 2" in verdict.text
+
+
+def test_the_report_counts_one_move_in_the_singular(records):
+    def abandoned_after(count: int) -> str:
+        cut = changed(records["john-henry"], lambda data: data.update(moves=data["moves"][:count], end="abandoned",
+                                                                        result=None))
+        verdict = verify(cut)
+        assert verdict.ok, verdict.text
+        return verdict.text
+
+    one, none, two = abandoned_after(1), abandoned_after(0), abandoned_after(2)
+    assert "The one move replays, and every die" in one and "abandoned after 1 move," in one, one
+    assert "No move was made, and every die" in none and "abandoned after 0 moves," in none, none
+    assert "All 2 moves replay, and every die" in two and "abandoned after 2 moves," in two, two
 
 
 def test_not_a_record_is_told_apart():
