@@ -317,12 +317,15 @@ def games_embed() -> discord.Embed:
                                      "`/game start game:<value>` opens a lobby for it.")
 
 
-def log_messages(session: SessionRecord, lines: Sequence[str]) -> list[dict[str, Any]]:
+def log_messages(session: SessionRecord, lines: Sequence[str],
+                 written: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """`/game log`'s private answer (`send` keyword arguments, in order): the game so far told whole, from move 1.
 
     The log comes as messages of up to Discord's 2,000 characters, cut between moves, as many as
     `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
-    messages, so it comes as a text file, with the latest moves in the message (see the README)."""
+    messages, so it comes as a text file, with the latest moves in the message (see the README). The
+    messages tell `lines` (names escaped: `log_lines`); the file, which is no Discord text, tells `written`
+    (the same lines with names as written, `log_lines(markdown=False)`) when given."""
     title = f"**{game_label(session)}**"
     if not lines:
         return [{"content": f"{title}\nNo moves yet."}]
@@ -330,7 +333,7 @@ def log_messages(session: SessionRecord, lines: Sequence[str]) -> list[dict[str,
     if len(pages) <= LOG_MESSAGES_MAX:
         return [{"content": page} for page in pages]
     head = f"{title}\nThe whole log, {len(lines)} moves, is in the file below. The latest moves:"
-    whole = "\n".join([game_label(session), *lines]) + "\n"
+    whole = "\n".join([game_label(session), *(lines if written is None else written)]) + "\n"
     log_file = attachment(whole.encode(), f"parlor-{session.slug}-{session.id}-log.txt",
                           description=f"The whole log of {game_label(session)}, {len(lines)} moves, as text.")
     return [{"content": f"{head}\n{latest_lines(lines, MESSAGE_MAX - len(head) - 1)}", "file": log_file}]

@@ -203,6 +203,16 @@ async def test_a_log_longer_than_a_few_messages_comes_whole_as_a_file_with_the_l
     assert told.splitlines() == [game_label(session), *lines]
 
 
+async def test_a_log_file_names_players_as_written_while_its_message_escapes_them(host: Host):
+    session = await _began(host)
+    name = "**Boss** [x](https://e.x)"
+    written = [f"{n}. {name} builds a track {'onward ' * 20}" for n in range(1, 400)]
+    lines = [line.replace(name, discord.utils.escape_markdown(name)) for line in written]
+    (message,) = log_messages(session, lines, written)
+    assert message["content"].endswith(lines[-1]), "the message is Discord's text: names escaped"
+    assert message["file"].fp.read().decode().splitlines() == [game_label(session), *written]
+
+
 async def test_a_log_without_moves_says_so(host: Host):
     session = await _began(host)
     assert log_messages(session, []) == [{"content": f"**{game_label(session)}**\nNo moves yet."}]
