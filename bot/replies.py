@@ -22,6 +22,7 @@ from bot.frontend import display_name, narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
+from bot.user_text import MESSAGE_MAX
 from games import GAMES, get_game
 
 BOARD_FILE = "board.png"
@@ -29,8 +30,6 @@ WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
 TABLE_TEXT_MAX = 4000
 """Characters of a table's words (its embed's description): Discord allows 4,096; the rest is margin."""
-MESSAGE_MAX = 2000
-"""Characters of a message's text, Discord's limit."""
 LOG_MESSAGES_MAX = 5
 """Private messages `/game log` may answer with (10,000 characters); a longer log comes as a file."""
 EARLIER = "… (earlier moves: `/game log`)"

@@ -16,7 +16,6 @@ from bot.host import Host
 from bot.replies import (
     EARLIER,
     LOG_MESSAGES_MAX,
-    MESSAGE_MAX,
     TABLE_TEXT_MAX,
     as_edit,
     board_message,
@@ -31,6 +30,7 @@ from bot.replies import (
 )
 from bot.store import Seat
 from bot.table import headline
+from bot.user_text import MESSAGE_MAX
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
