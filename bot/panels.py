@@ -34,6 +34,7 @@ from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
 from bot.replies import escaped_names, game_label, image_names, mention
 from bot.store import PanelRecord, SessionRecord
+from bot.user_text import MESSAGE_MAX
 
 log = logging.getLogger(__name__)
 PANEL_FILE = "your-view.png"
@@ -101,7 +102,7 @@ class Panels:
             files = [attachment(png, PANEL_FILE, description=private_alt(session, view, names, player))]
         else:
             words = frontend.private_alt_text(view, escaped_names(session), player)  # all the picture shows
-            content = f"{content}\n{words}"[:2000]
+            content = f"{content}\n{words}"[:MESSAGE_MAX]
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))
