@@ -12,7 +12,9 @@ description, so no picture can leave without one. The texts are built here from 
   table shows too, such as Johari's pile and score sheets). It goes only to him, so it may name his
   bones; a public description never says more than the public view.
 
-Names are display names (a screen reader spells a mention's id), and markdown is dropped. The head
+Names are display names (a screen reader spells a mention's id), and markdown marks are dropped, but
+never from a name: a player named `__init__` is read as written (`plain_named` builds the words with a
+token for each name, drops the marks, then puts the names back). The head
 (game, move, whose turn) always fits; past the limit the oldest events go first (the latest
 `EVENTS_AT_LEAST` characters stay), then the end of the state. A game whose state runs long says
 its essentials in `Frontend.alt_text` (Crayon Rails: cash, train, loads, locked cards).
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -36,11 +38,14 @@ ALT_TEXT_MAX = 1024
 EVENTS_AT_LEAST = 200
 """Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
 _MARKDOWN = re.compile(r"\*\*|__|`")
+_NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
+"""A name's stand-in while words are made plain (`plain_named`): no markdown mark, nothing a player types."""
 
 
 def attachment(data: bytes, filename: str, *, description: str) -> discord.File:
-    """A file to send, with its alt text (cut to Discord's limit); an empty description is a bug."""
-    description = plain(description)
+    """A file to send, with its alt text (cut to Discord's limit); an empty description is a bug. The
+    description is sent as given: the builders below make it plain, keeping names as written."""
+    description = description.strip()
     if not description:
         raise ValueError(f"{filename} has no alt text")
     return discord.File(io.BytesIO(data), filename=filename, description=shorten(description))
@@ -50,6 +55,15 @@ def plain(text: str) -> str:
     """Text as a screen reader should get it: no markdown marks, lines as sentences."""
     lines = [line.strip() for line in _MARKDOWN.sub("", text).splitlines()]
     return " ".join(line if line.endswith((".", "!", "?", ":")) else f"{line}." for line in lines if line)
+
+
+def plain_named(words: Callable[[Names], str], names: Names) -> str:
+    """The words `words` builds from `names`, made plain with every name as written: a name's `__` or
+    backticks are part of it, not marks. The words are built with a token for each name, then made plain,
+    then the names put back."""
+    players = list(names)
+    tokens = {player: f"\x00{index}\x00" for index, player in enumerate(players)}
+    return _NAME_TOKEN.sub(lambda found: names[players[int(found[1])]], plain(words(tokens)))
 
 
 def latest(text: str, limit: int) -> str:
@@ -102,8 +116,9 @@ def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence
     """The public board in words: see the module docstring."""
     frontend = frontend_for(session.slug)
     told = [event for event in events if event.get("type") != "began"]
-    happened = " ".join(plain(line) for line in narrate(frontend, told, names) if line)
-    head, state = _head(session, view, names, "Board"), plain(frontend.alt_text(view, names))
+    happened = plain_named(lambda named: "\n".join(narrate(frontend, told, named)), names)
+    head = _head(session, view, names, "Board")
+    state = plain_named(lambda named: frontend.alt_text(view, named), names)
     room = ALT_TEXT_MAX - len(head) - len(" Last: ") - 1
     last = latest(happened, max(room - len(state), EVENTS_AT_LEAST))
     state = shorten(state, room - len(last))
@@ -112,7 +127,7 @@ def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence
 
 def private_alt(session: SessionRecord, view: dict, names: Names, viewer: str) -> str:
     """`viewer`'s own picture in words, for him alone: the head, then what his view shows him."""
-    own = plain(frontend_for(session.slug).private_alt_text(view, names, viewer))
+    own = plain_named(lambda named: frontend_for(session.slug).private_alt_text(view, named, viewer), names)
     what = f"{names.get(viewer, viewer)}'s private view"
     return " ".join(part for part in (_head(session, view, names, what), own) if part)
 

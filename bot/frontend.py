@@ -349,6 +349,11 @@ class Frontend:
         """
         return None
 
+    def panel_digest(self, view: dict, viewer: str) -> Any:
+        """What of `viewer`'s own view his private panel follows: a change edits it (bot.panels). By default
+        what is private (`private_digest`)."""
+        return self.private_digest(view)
+
     @property
     def hides_anything(self) -> bool:
         """Whether a player's own view may hold what the public one hides: the game's frontend says what

@@ -25,6 +25,7 @@ from bot.move_replay import narrated
 from bot.own_copy import compare_with_stored, stored_facts, why_no_record
 from bot.replies import game_label
 from bot.store import MoveRecord, SessionRecord
+from bot.user_text import MESSAGE_MAX
 from games import get_game
 from games.dice import commitment
 from games.record import GameRecord, RecordedMove
@@ -32,7 +33,6 @@ from games.verify import NotARecord, Verdict, parse_record, verify
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The largest record file `/game verify` reads (a long Crayon Rails game is well under 1 MB)."""
-MESSAGE_LIMIT = 2000
 
 
 async def finished_session(host: Host, channel_id: str, guild_id: str | None, number: int | None) -> SessionRecord:
@@ -125,4 +125,4 @@ def verdict_text(verdict: Verdict) -> str:
     head = ("✅ The record checks out." if verdict.ok
             else "❌ The record does not check out.")
     text = f"{head}\n{discord.utils.escape_markdown(verdict.text)}"
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"

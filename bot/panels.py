@@ -1,11 +1,16 @@
 """Each player's private panel: one direct message per game, edited in place when his view changes.
 
 Games with hidden information (Johari Bones) give every player a view of his own. The first
-change of that view sends him one DM (the panel); every later change edits that same message,
-so a whole game leaves one panel per player instead of a picture per change. A panel is edited too
+change of what is private in it sends him one DM (the panel); every later change of what the panel
+follows (`Frontend.panel_digest`: any bone of his own hand, face up included, the bone he drew, the hidden
+bones of others he sees) edits that same message, so a whole game leaves one panel per player instead of
+a picture per change. What is only public and not his own (others' face-up bones, whose turn, the pile,
+the totals) edits no panel: the table shows it live, and editing every player's DM at every move would
+cost a request per player per move; the panel says so, and which move it shows. A panel is edited too
 when nothing private is left (the hand revealed), so that it never keeps offering a drawn bone to
-place; once the game is over it says so, and a game that ends without a move (abandoned, claimed, its
-channel deleted) closes every panel with a line saying so (`Panels.close`). Turn notices
+place; once the game is over it says so (the last move edits every panel, whatever it changed), and a
+game that ends without a move (abandoned, claimed, its channel deleted) closes every panel with a line
+saying so (`Panels.close`). Turn notices
 (`/notify on`) are separate short DMs sent only when his turn comes (`bot.timers`).
 
 A player who asked for text (`/game view mode:text`, bot.text_view) gets his view in words instead
@@ -27,11 +32,15 @@ from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
-from bot.replies import game_label, image_names, mention
+from bot.replies import escaped_names, game_label, image_names, mention
 from bot.store import PanelRecord, SessionRecord
+from bot.user_text import MESSAGE_MAX
 
 log = logging.getLogger(__name__)
 PANEL_FILE = "your-view.png"
+UPDATED = ("This message is updated when your bones or the hidden bones you see change; "
+           "the table shows the rest as it is now.")
+"""What a running game's panel follows (`Frontend.panel_digest`): not every move, which the table shows."""
 
 
 async def user_of(client: discord.Client, player: str) -> discord.User:
@@ -59,12 +68,14 @@ class Panels:
         for player, after in outcome.views_after.items():
             if is_ai_id(player):
                 continue  # the AI reads its view from the host, not from a direct message
-            digest = frontend.private_digest(after)
-            if digest == frontend.private_digest(outcome.views_before.get(player, {})):
+            before = outcome.views_before.get(player, {})
+            ended = session.status != "active"  # his bones need not change: the panel must stop promising edits
+            if not ended and frontend.panel_digest(after, player) == frontend.panel_digest(before, player):
                 continue
             # Nothing private any more (the hand revealed): no DM is due, but a panel he has must not keep
             # showing what was his alone, such as a drawn bone to place.
-            if digest is not None or await self.host.store.panel(session.id, player) is not None:
+            if (frontend.private_digest(after) is not None
+                    or await self.host.store.panel(session.id, player) is not None):
                 changed.append(player)
         reachable = await self.reach.reachable(changed)
         closed = [player for player in changed if player not in reachable]
@@ -84,14 +95,14 @@ class Panels:
         frontend = frontend_for(session.slug)
         names = image_names(session)
         content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
-                   + ("This message is updated as the game goes on." if session.status == "active"
-                      else "The game is over."))
+                   + (UPDATED if session.status == "active" else "The game is over."))
         files = []
         if await self.host.text_view.pictures_for(session.guild_id, player):
             png = await draw_off_loop(frontend.draw_private, view, names, player)
             files = [attachment(png, PANEL_FILE, description=private_alt(session, view, names, player))]
         else:
-            content = f"{content}\n{frontend.private_alt_text(view, names, player)}"[:2000]  # all the picture shows
+            words = frontend.private_alt_text(view, escaped_names(session), player)  # all the picture shows
+            content = f"{content}\n{words}"[:MESSAGE_MAX]
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))

@@ -24,8 +24,9 @@ from bot.drawing import draw_off_loop
 from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step, form_answers, narrate, step_key
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome, UserError
-from bot.replies import image_names, text_names
+from bot.replies import escaped_names, image_names, text_names
 from bot.store import SessionRecord
+from bot.user_text import MESSAGE_MAX
 from games.core import IllegalMove
 
 PRIVATE_FILE = "your-view.png"
@@ -277,12 +278,13 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
     bot.text_view, and then the words say all the picture would) and private components."""
     frontend = frontend_for(session.slug)
     components = frontend.private_components(view, player, legal)
-    names = image_names(session)
-    text = frontend.private_text(view, names, player) if pictures else frontend.private_alt_text(view, names, player)
+    names, escaped = image_names(session), escaped_names(session)
+    text = (frontend.private_text(view, escaped, player) if pictures
+            else frontend.private_alt_text(view, escaped, player))
     if not components and not text:
         return None
     kwargs: dict[str, Any] = {
-        "content": text[:2000] or "Your choices (only you see this):",
+        "content": text[:MESSAGE_MAX] or "Your choices (only you see this):",
         "view": component_view(session.slug, session.id, session.version, components, names),
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),
@@ -296,7 +298,7 @@ async def private_panel(session: SessionRecord, view: dict, player: str,
 def _done(outcome: MoveOutcome) -> str:
     """What a move made from a private reply did, in the table's words, for that reply."""
     lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), text_names(outcome.session))
-    return "\n".join(lines)[:2000] or "Done: see the table."
+    return "\n".join(lines)[:MESSAGE_MAX] or "Done: see the table."
 
 
 async def actors_panel(outcome: MoveOutcome, player: str, host: Host) -> dict | None:

@@ -21,6 +21,7 @@ from bot.notices import channel_link
 from bot.replies import game_label
 from bot.store import SessionRecord
 from bot.turn_clock import format_duration
+from bot.user_text import MESSAGE_MAX
 from games import get_game
 
 HISTORY_LIMIT = 15
@@ -90,7 +91,7 @@ def game_list_text(host: Host, player: str, sessions: list[SessionRecord], *, ev
     for session in sessions:
         lines.append(f"• {game_label(session)} in {channel_link(session)}: "
                      f"{_turn_summary(host, session, player, now)}")
-    return "\n".join(lines)[:2000]
+    return "\n".join(lines)[:MESSAGE_MAX]
 
 
 def _turn_summary(host: Host, session: SessionRecord, player: str, now: float) -> str:
@@ -114,7 +115,7 @@ def history_text(sessions: list[SessionRecord]) -> str:
     for session in sessions:
         lines.append(f"• {game_label(session)}, <t:{int(session.updated_at)}:d>: "
                      f"{result_summary(session)}")
-    return "\n".join(lines)[:2000]
+    return "\n".join(lines)[:MESSAGE_MAX]
 
 
 def result_summary(session: SessionRecord) -> str:

@@ -18,10 +18,11 @@ from bot.alt_text import attachment, board_alt, shorten
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
-from bot.frontend import dropped_earlier, narrate
+from bot.frontend import display_name, dropped_earlier, narrate
 from bot.frontends import frontend_for
 from bot.store import MoveRecord, SessionRecord
 from bot.turn_clock import format_duration
+from bot.user_text import MESSAGE_MAX
 from games import GAMES, get_game
 
 BOARD_FILE = "board.png"
@@ -29,8 +30,6 @@ WATCH_LABEL = "Watch on the web"
 EMBED_COLOUR = discord.Colour.from_rgb(160, 90, 40)
 TABLE_TEXT_MAX = 4000
 """Characters of a table's words (its embed's description): Discord allows 4,096; the rest is margin."""
-MESSAGE_MAX = 2000
-"""Characters of a message's text, Discord's limit."""
 LOG_MESSAGES_MAX = 5
 """Private messages `/game log` may answer with (10,000 characters); a longer log comes as a file."""
 EARLIER = "… (earlier moves: `/game log`)"
@@ -77,6 +76,23 @@ def text_names(session: SessionRecord) -> dict[str, str]:
 def image_names(session: SessionRecord) -> dict[str, str]:
     """Names for pictures, which cannot show a mention; a seat the AI stands in for says so."""
     return {seat.id: f"{seat.name} (AI)" if seat.stand_in else seat.name for seat in session.players}
+
+
+def names_at(session: SessionRecord, seq: int) -> dict[str, str]:
+    """Names as the table gave them at move `seq`: a person's seat says "(AI)" only for the moves in a stretch
+    the AI played it (`Seat.stand_ins`), not for his own before the AI stood in or after he came back."""
+    return {seat.id: f"{seat.name} (AI)" if seat.stood_in_at(seq) else seat.name for seat in session.players}
+
+
+def escaped(names: Mapping[str, str]) -> dict[str, str]:
+    """Names for words that name players without mentioning them (a player's private words, `/game log`),
+    escaped so that Discord shows each as written, never its markdown."""
+    return {player: discord.utils.escape_markdown(name) for player, name in names.items()}
+
+
+def escaped_names(session: SessionRecord) -> dict[str, str]:
+    """`escaped` names as pictures name the players now."""
+    return escaped(image_names(session))
 
 
 def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:
@@ -306,12 +322,15 @@ def games_embed() -> discord.Embed:
                                      "`/game start game:<value>` opens a lobby for it.")
 
 
-def log_messages(session: SessionRecord, lines: Sequence[str]) -> list[dict[str, Any]]:
+def log_messages(session: SessionRecord, lines: Sequence[str],
+                 written: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """`/game log`'s private answer (`send` keyword arguments, in order): the game so far told whole, from move 1.
 
     The log comes as messages of up to Discord's 2,000 characters, cut between moves, as many as
     `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
-    messages, so it comes as a text file, with the latest moves in the message (see the README)."""
+    messages, so it comes as a text file, with the latest moves in the message (see the README). The
+    messages tell `lines` (names escaped: `log_lines`); the file, which is no Discord text, tells `written`
+    (the same lines with names as written, `log_lines(markdown=False)`) when given."""
     title = f"**{game_label(session)}**"
     if not lines:
         return [{"content": f"{title}\nNo moves yet."}]
@@ -319,7 +338,7 @@ def log_messages(session: SessionRecord, lines: Sequence[str]) -> list[dict[str,
     if len(pages) <= LOG_MESSAGES_MAX:
         return [{"content": page} for page in pages]
     head = f"{title}\nThe whole log, {len(lines)} moves, is in the file below. The latest moves:"
-    whole = "\n".join([game_label(session), *lines]) + "\n"
+    whole = "\n".join([game_label(session), *(lines if written is None else written)]) + "\n"
     log_file = attachment(whole.encode(), f"parlor-{session.slug}-{session.id}-log.txt",
                           description=f"The whole log of {game_label(session)}, {len(lines)} moves, as text.")
     return [{"content": f"{head}\n{latest_lines(lines, MESSAGE_MAX - len(head) - 1)}", "file": log_file}]
@@ -351,12 +370,15 @@ def latest_lines(lines: Sequence[str], limit: int) -> str:
     return "\n".join(reversed(kept))[-limit:]
 
 
-def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]]) -> list[str]:
-    """One numbered line per move, as the table told it, with names: the whole log."""
+def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
+              markdown: bool = True) -> list[str]:
+    """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`):
+    the whole log, escaped for Discord's text, or as written (`markdown=False`) for a file or a web page,
+    whose text is not Discord's."""
     frontend = frontend_for(session.slug)
-    names = image_names(session)
     lines = []
     for move, events in moves:
-        told = " ".join(narrate(frontend, events, names)) or f"{session.name_of(move.player)} moved."
+        names = escaped(names_at(session, move.seq)) if markdown else names_at(session, move.seq)
+        told = " ".join(narrate(frontend, events, names)) or f"{display_name(names, move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     return lines

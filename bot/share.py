@@ -25,6 +25,8 @@ from typing import Any
 
 import discord
 
+from bot.user_text import MESSAGE_MAX
+
 Sharer = Callable[[discord.Interaction, str], Awaitable[dict[str, Any]]]
 SHARERS: dict[str, Sharer] = {}
 ARGUMENT_MAX = 64
@@ -115,7 +117,7 @@ async def share(interaction: discord.Interaction, kind: str, argument: str) -> N
             message = await sharer(interaction, argument)
             name = getattr(interaction.user, "display_name", None) or interaction.user.name
             content = f"Shared by {discord.utils.escape_markdown(name)}:\n{message.get('content') or ''}".strip()
-            await interaction.followup.send(**{**message, "content": content[:2000],
+            await interaction.followup.send(**{**message, "content": content[:MESSAGE_MAX],
                                                "allowed_mentions": discord.AllowedMentions.none()})
         except BaseException:
             if interaction.message is not None:

@@ -36,6 +36,7 @@ from bot.render.canvas import (
     game_palette,
 )
 from bot.store import RatedPlayer, RatingChange, SessionRecord, Store
+from bot.user_text import MESSAGE_MAX
 from games import get_game
 
 LEADERBOARD_FILE = "leaderboard.png"
@@ -78,8 +79,6 @@ def _entry(rank: int, row: RatedPlayer, *, markdown: bool = False) -> str:
     return f"{rank}. {name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
 
 
-MESSAGE_MAX = 2000
-"""Discord's limit on a message's text: a leaderboard longer than that loses its last entries, whole."""
 
 
 def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None, with_ai: bool) -> str:

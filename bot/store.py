@@ -80,6 +80,10 @@ class Seat(BaseModel):
         for an idle player of the last game; he is not idle in a game that has not begun."""
         return self.model_copy(update={"stand_in": False, "stand_ins": []})
 
+    def stood_in_at(self, seq: int) -> bool:
+        """Whether move `seq` fell in a stretch in which the AI played this person's seat (`stand_ins`)."""
+        return any(first <= seq and (last == -1 or seq <= last) for first, last in self.stand_ins)
+
 
 class SessionRecord(BaseModel):
     """One row of `sessions`: a lobby, a running game, or a finished one."""

@@ -14,8 +14,8 @@ from typing import Any
 
 from games.core import QUOTE_LIMIT, quoted
 
-MESSAGE_LIMIT = 2000
-"""Discord's limit on a message's content."""
+MESSAGE_MAX = 2000
+"""Discord's limit on a message's content: every reply Parlor writes is cut or paged to it."""
 REFUSAL_LIMIT = 600
 """A refusal says what to do in a few lines; more is a quote that ran away."""
 LONG_WORD = 60

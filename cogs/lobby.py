@@ -214,7 +214,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            first, *rest = log_messages(session, log_lines(session, moves))
+            lines, written = log_lines(session, moves), log_lines(session, moves, markdown=False)
+            first, *rest = log_messages(session, lines, written)
             await interaction.response.send_message(**first, ephemeral=True)
             for message in rest:
                 await interaction.followup.send(**message, ephemeral=True)

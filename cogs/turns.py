@@ -22,6 +22,7 @@ from bot.ratings import AI_RATED
 from bot.share import answer_privately, shareable
 from bot.standings import stats_lines
 from bot.text_view import MODES
+from bot.user_text import MESSAGE_MAX
 
 
 def _require_manage_guild(interaction: discord.Interaction) -> None:
@@ -169,7 +170,7 @@ async def stats_answer(interaction: discord.Interaction, player: str) -> dict:
     key = AI_RATED if is_ai_id(player) else player
     rated = stats_lines(await host.store.player_ratings(guild_id, key),
                         await host.store.last_rating_changes(guild_id, key), of_ai=is_ai_id(player))
-    return {"content": "\n".join([records.stats_text(name, rows, of_ai=is_ai_id(player)), *rated])[:2000]}
+    return {"content": "\n".join([records.stats_text(name, rows, of_ai=is_ai_id(player)), *rated])[:MESSAGE_MAX]}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -197,6 +197,17 @@ class JohariBonesFrontend(Frontend):
             return None
         return {"bones": hidden, "drawn": view.get("drawn")}
 
+    def panel_digest(self, view: dict, viewer: str) -> Any:
+        """What a player's panel follows: the bones of his own hand his view shows, face up included (an up
+        swap changes his hand), the bone he drew, and the hidden bones of others he sees (`private_digest`).
+        Not what is only public and not his (others' face-up bones, whose turn, the pile, totals): the table
+        shows that live, and editing every player's DM at every move would cost a call per player per move."""
+        own = _own_entry(view, viewer) if view.get("players") else None
+        if own is None:
+            return None
+        return {"own": {position: own[position] for position in ("up", "down", "in", "out")},
+                "private": self.private_digest(view)}
+
     def describe_events(self, events: list[dict], names: Names) -> list[str]:
         lines = []
         for event in events:
@@ -262,12 +273,10 @@ class JohariBonesFrontend(Frontend):
             player = entry["id"]
             card = view["scorecard"][player]
             total = sum(points or 0 for points in card.values())
-            if revealed:
-                bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-                shown = f"bones {bones}"
-            else:
+            shown = _shown_bones(entry)  # revealed: every bone where it lay, as the picture heads them
+            if not revealed:
                 turns = view["turns_left"][player]
-                shown = f"{_shown_bones(entry)} · {turns} turn{'' if turns == 1 else 's'} left"
+                shown = f"{shown} · {turns} turn{'' if turns == 1 else 's'} left"
             filled = ", ".join(f"{BOX_LABELS[box]} {card[box]}" for box in BOXES if card.get(box) is not None)
             if filled and sheets_apart:
                 sheets.append(f"{display_name(names, player)}: {filled}")

@@ -71,4 +71,4 @@ class MoveLogs:
 def _extend(kept: _Replayed, session: SessionRecord, moves: list[MoveRecord]) -> None:
     narrated = [(move, kept.timeline.step(move.player, dict(move.action), ScriptedRandomness(**move.outcomes)))
                 for move in moves]
-    kept.lines.extend(log_lines(session, narrated))
+    kept.lines.extend(log_lines(session, narrated, markdown=False))  # names as written: a page is not Discord

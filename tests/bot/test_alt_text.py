@@ -11,7 +11,7 @@ from bot.frontends.crayon_components import place
 from bot.render.canvas import seat_words
 from bot.render.johari_bones import BOX_LABELS
 from bot.store import Seat, SessionRecord
-from games import get_game
+from games import GAMES, get_game
 from games.core import SeededRandomness
 from games.crayon_rails.mapdata import board
 from games.crayon_rails.state import ActiveEvent, Lock, PoolCard
@@ -31,7 +31,7 @@ def session_of(slug: str, state, players=((A, "alice"), (B, "bob")), **more) -> 
 
 def test_a_file_without_alt_text_is_refused_and_a_long_one_is_cut_at_a_word():
     with pytest.raises(ValueError, match="no alt text"):
-        attachment(b"png", "board.png", description=" **  ** ")
+        attachment(b"png", "board.png", description=" \n ")
     file = attachment(b"png", "board.png", description="word " * 400)
     assert ALT_TEXT_MAX - 8 < len(file.description) <= ALT_TEXT_MAX and file.description.endswith("word…")
 
@@ -39,6 +39,35 @@ def test_a_file_without_alt_text_is_refused_and_a_long_one_is_cut_at_a_word():
 def test_markdown_goes_and_lines_become_sentences():
     assert plain("**Your bones** (hand 2):\nYou: face up 2-3\n`/hand` shows them") == (
         "Your bones (hand 2): You: face up 2-3. /hand shows them.")
+
+
+MARKED = {A: "__init__", B: "**Boss** `x`"}
+"""Names with markdown marks in them, which are part of the name."""
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_name_is_read_as_written_though_marks_in_it_look_like_markdown(slug):
+    """README ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both players
+    as often with marks in their names as with plain names, and the picture's description sent says the same."""
+    game = get_game(slug)
+    state = game.new_game([A, B], SeededRandomness(3))
+    session, view = session_of(slug, state), game.view(state, None)
+    simple = board_alt(session, view, {A: "alpha", B: "bravo"})
+    alt = attachment(b"png", "board.png", description=board_alt(session, view, MARKED)).description
+    assert alt.count("__init__") == simple.count("alpha") > 0, alt
+    assert alt.count("**Boss** `x`") == simple.count("bravo") > 0, alt
+
+
+def test_a_name_is_read_as_written_in_what_happened_and_in_a_private_picture():
+    game = get_game("johari-bones")
+    state = game.new_game([A, B], SeededRandomness(3))
+    session = session_of("johari-bones", state)
+    swapped = [{"type": "swapped", "kind": "in-out", "player": A, "with": B}]
+    told = board_alt(session, game.view(state, None), MARKED, swapped)
+    assert "Last: __init__ swapped their face-in bone for **Boss** `x`'s face-out bone." in told, told
+    own = private_alt(session, game.view(state, A), MARKED, A)
+    assert "__init__'s private view" in own and "__init__ (orange circle, you): face up" in own, own
+    assert "**Boss** `x` (blue square): face up" in own, own
 
 
 def test_shorten_keeps_the_start_and_latest_keeps_the_end():
@@ -119,8 +148,8 @@ def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_it
     assert len(alt) <= ALT_TEXT_MAX
     for seat, entry in enumerate(view["players"]):
         total = sum(points or 0 for points in view["scorecard"][entry["id"]].values())
-        bones = " ".join(entry[position] for position in ("up", "down", "in", "out"))
-        assert f"{names[entry['id']]} ({seat_words(seat)}): bones {bones} · total {total}." in alt, names[entry["id"]]
+        bones = ", ".join(f"face {position} {entry[position]}" for position in ("up", "down", "in", "out"))
+        assert f"{names[entry['id']]} ({seat_words(seat)}): {bones} · total {total}." in alt, names[entry["id"]]
 
 
 def test_a_private_picture_describes_its_owners_view_and_the_board_only_the_public_view():

@@ -117,6 +117,26 @@ def test_private_digest_is_none_when_nothing_is_private():
     assert FRONTEND.private_digest({}) is None
 
 
+def test_a_panel_follows_its_owners_bones_face_up_included_but_not_what_is_only_public():
+    """The ruling in bot.panels: a player's panel is edited when a bone of his own hand that he sees changes (an
+    up swap included), his drawn bone, or the hidden bones of others he sees; not for others' face-up bones,
+    whose turn it is or the pile, which the table shows."""
+    def digests(state):
+        return {player: FRONTEND.panel_digest(GAME.view(state, player), player) for player in (A, B, C)}
+
+    state = new()
+    before = digests(state)
+    state, _ = apply(state, A, swap_action("up", B))
+    after = digests(state)
+    assert after[A] != before[A] and after[B] != before[B], "their own face-up bones changed"
+    assert after[C] == before[C], "only others' face-up bones and whose turn changed"
+    state, _ = apply(state, B, {"type": "draw"})
+    drew = digests(state)
+    assert drew[B] != after[B] and drew[A] == after[A] and drew[C] == after[C], "the drawn bone is Bob's alone"
+    assert FRONTEND.panel_digest(GAME.view(revealed_state(), A), A) is not None, "a revealed hand is still his"
+    assert FRONTEND.panel_digest({}, A) is None
+
+
 def table(state):
     legal = {player: GAME.legal_actions(state, player) for player in state.players}
     return FRONTEND.components(GAME.view(state, None), legal)
@@ -286,13 +306,24 @@ def test_describe_state_at_scoring_lists_every_bone_and_who_still_chooses():
     assert all(bone in text for bone in HAND)
 
 
+def test_a_revealed_hand_in_words_says_where_each_bone_lay():
+    """The revealed hand's picture heads each bone Face up, Face down, Face in, Face out; its words (the table's,
+    the alt text's) say the same, since which bone the others saw is the game's point."""
+    view = GAME.view(revealed_state(), None)
+    bob = next(entry for entry in view["players"] if entry["id"] == B)
+    words = (f"Bob (blue square): face up {bob['up']}, face down {bob['down']}, face in {bob['in']}, "
+             f"face out {bob['out']} · total 0")
+    assert words in FRONTEND.describe_state(view, NAMES) and words in FRONTEND.alt_text(view, NAMES)
+    assert words.replace("Bob (blue square)", "Bob (blue square, you)") in FRONTEND.private_alt_text(view, NAMES, B)
+
+
 def test_describe_state_gives_every_scorecard_in_words():
     """The board's score sheet, for a text-only table and alt text (issue 25): the boxes each player filled."""
     state, _ = apply(revealed_state(), A, score_action("chance"))
     state, _ = apply(state, B, score_action("ones"))
     text = FRONTEND.describe_state(GAME.view(state, None), NAMES)
     chance, ones = state.scorecard[A]["chance"], state.scorecard[B]["ones"]
-    assert "Alice (orange circle): bones " in text and f"total {chance} (boxes: Chance {chance})" in text
+    assert "Alice (orange circle): face up " in text and f"total {chance} (boxes: Chance {chance})" in text
     assert f"total {ones} (boxes: Ones {ones})" in text
     assert re.search(r"Carol \(green triangle\): [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
 

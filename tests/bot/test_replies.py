@@ -17,7 +17,6 @@ from bot.host import TURN_EVENTS_KEPT, Host, turn_events
 from bot.replies import (
     EARLIER,
     LOG_MESSAGES_MAX,
-    MESSAGE_MAX,
     TABLE_TEXT_MAX,
     as_edit,
     board_message,
@@ -30,7 +29,9 @@ from bot.replies import (
     state_words,
     text_names,
 )
+from bot.store import Seat
 from bot.table import headline
+from bot.user_text import MESSAGE_MAX
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -140,6 +141,41 @@ async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     assert ALICE.id not in text and "roll-off" not in text and "{" not in text
 
 
+async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_written(host: Host):
+    """README: names are escaped wherever Parlor writes them into a message, `/game log` too; a web page's log
+    is not Discord's text, so it gets the names as written (as its narration does: bot.web.pages)."""
+    boss = Seat(id=BOB.id, name="**Boss** [x](https://e.x)")
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, boss)
+    outcome = await host.act(began.session.id, ALICE.id, {"type": "roll"})
+    outcome = await host.act(began.session.id, boss.id, {"type": "roll"})
+    moves = await host.narrated_moves(outcome.session)
+    escaped = discord.utils.escape_markdown(boss.name)
+    assert log_lines(outcome.session, moves)[1].startswith(f"2. {escaped} rolls ")
+    told = "\n".join(message["content"] for message in log_messages(outcome.session, log_lines(outcome.session, moves)))
+    assert boss.name not in told.replace(escaped, ""), "escaped wherever it is named"
+    assert log_lines(outcome.session, moves, markdown=False)[1].startswith(f"2. {boss.name} rolls ")
+
+
+async def test_the_log_says_ai_only_for_the_moves_the_ai_made_for_a_person(host: Host):
+    """README: `/game log` tells the game as the table told it. The AI stood in for Bob from move 3 to 5 and
+    again from move 7 on (as `/game substitute` and `/game return` record it): his moves 4 and 8 were the AI's,
+    2 and 6 his own, whatever his seat is now."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    for _ in range(8):
+        player = host.to_act(session)[0]
+        session = (await host.act(session.id, player, host.legal_actions(session, player)[0])).session
+    moves = await host.narrated_moves(session)
+    assert [move.player for move, _ in moves] == [ALICE.id, BOB.id] * 4
+    bob = BOB.model_copy(update={"stand_in": True, "stand_ins": [[3, 5], [7, -1]]})
+    lines = log_lines(session.model_copy(update={"players": [ALICE, bob]}), moves)
+    for seq in (2, 6):
+        assert lines[seq - 1].startswith(f"{seq}. Bob rolls") and "(AI)" not in lines[seq - 1], lines[seq - 1]
+    for seq in (4, 8):
+        assert lines[seq - 1].startswith(f"{seq}. Bob (AI) rolls"), lines[seq - 1]
+    assert all(line.startswith(f"{seq}. Alice rolls") for seq, line in enumerate(lines, start=1) if seq % 2)
 
 async def _began(host: Host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="two-fat-dudes", creator=ALICE)
@@ -166,6 +202,16 @@ async def test_a_log_longer_than_a_few_messages_comes_whole_as_a_file_with_the_l
     told = message["file"].fp.read().decode()
     assert message["file"].filename == f"parlor-two-fat-dudes-{session.id}-log.txt"
     assert told.splitlines() == [game_label(session), *lines]
+
+
+async def test_a_log_file_names_players_as_written_while_its_message_escapes_them(host: Host):
+    session = await _began(host)
+    name = "**Boss** [x](https://e.x)"
+    written = [f"{n}. {name} builds a track {'onward ' * 20}" for n in range(1, 400)]
+    lines = [line.replace(name, discord.utils.escape_markdown(name)) for line in written]
+    (message,) = log_messages(session, lines, written)
+    assert message["content"].endswith(lines[-1]), "the message is Discord's text: names escaped"
+    assert message["file"].fp.read().decode().splitlines() == [game_label(session), *written]
 
 
 async def test_a_log_without_moves_says_so(host: Host):

@@ -14,7 +14,6 @@ from bot.render.canvas import INK, PHONE_WIDTH
 from bot.standings import (
     BRONZE,
     MARGIN,
-    MESSAGE_MAX,
     PAPER,
     ROW,
     SILVER,
@@ -27,6 +26,7 @@ from bot.standings import (
     stats_lines,
 )
 from bot.store import RatedPlayer, Rating, RatingChange, Seat, SessionRecord
+from bot.user_text import MESSAGE_MAX
 from games import GAMES
 
 PHONE = 400

@@ -51,7 +51,8 @@ async def test_the_pages_log_grows_move_by_move_and_says_what_game_log_says(host
     for _ in range(IN_A_WORKER_FROM + 5):
         await play(host, session_id, 1)
         session = await host.session(session_id)
-        assert await logs.lines(session) == log_lines(session, await host.narrated_moves(session))
+        assert await logs.lines(session) == log_lines(session, await host.narrated_moves(session),
+                                                         markdown=False)
     late = MoveLogs(host)  # a page opened on a long game: the whole log replayed at once, in a worker
     assert await late.lines(session) == await logs.lines(session)
     assert len(await late.lines(session)) == len(await host.moves(session)) > IN_A_WORKER_FROM

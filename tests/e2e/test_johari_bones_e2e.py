@@ -76,9 +76,12 @@ class Table:
     def user(self, player_id: str) -> FakeUser:
         return next(user for user in self.users if str(user.id) == player_id)
 
-    async def digests(self) -> dict[int, object]:
+    async def digests(self) -> dict[int, tuple[object, object]]:
+        """Each player's (what his panel follows, what of his view is private): bot.panels edits his panel when
+        the first changes, and sends him one only while the second is something."""
         session = await self.session()
-        return {int(p): FRONTEND.private_digest(self.host.view_for(session, p)) for p in session.player_ids}
+        views = {p: self.host.view_for(session, p) for p in session.player_ids}
+        return {int(p): (FRONTEND.panel_digest(view, p), FRONTEND.private_digest(view)) for p, view in views.items()}
 
     def notices(self) -> list[FakeMessage]:
         return [m for m in self.fake.messages(self.channel) if NO_DMS in m.content]
@@ -93,7 +96,9 @@ class Table:
         return len(panels), sum(m.edits for m in panels)
 
     async def step(self, action: Callable[[], Awaitable[InteractionResult]]) -> InteractionResult:
-        """Do one thing, check its view changes sent or edited the panels (or told the channel), then audit."""
+        """Do one thing, check that the changes of what each panel follows (his own bones, face up included, his
+        drawn bone, the hidden bones he sees; not what is only public) sent or edited the panels (or told the
+        channel), and nothing else did, then audit."""
         before = await self.digests() if (await self.session()).state else {}
         dms = {user.id: self.panel_state(user) for user in self.users}
         notices = len(self.notices())
@@ -101,8 +106,8 @@ class Table:
         session = await self.session()
         after = await self.digests() if session.state else {}
         # A view with nothing private left (the hand revealed) edits a panel the player has, and sends none.
-        changed = [self.user(str(p)) for p, digest in after.items() if digest != before.get(p)
-                   and (digest is not None or dms[int(p)][0] > 0)]
+        changed = [self.user(str(p)) for p, (follows, private) in after.items() if follows != before.get(p, (None,))[0]
+                   and (private is not None or dms[int(p)][0] > 0)]
         for user in changed:
             if user.refuses_dms and user.id not in self.told_dms_closed:
                 await self.fake.wait_for(lambda: len(self.notices()) > notices, what="the closed-DM notice")
@@ -115,7 +120,8 @@ class Table:
                 assert now_count == 1, f"{user.name} has one panel for the game"
                 assert (count, edits) == (0, 0) or now_edits == edits + 1, f"{user.name}'s panel was edited"
             else:
-                assert (now_count, now_edits) == (count, edits), f"{user.name}'s panel changed with his view only"
+                assert (now_count, now_edits) == (count, edits), \
+                    f"{user.name}'s panel changed only with his bones or the hidden ones he sees"
         await self.audit()
         return result
 

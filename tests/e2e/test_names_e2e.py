@@ -1,5 +1,6 @@
 """Display names are shown as written in Discord's text: a name with markdown (bold, a masked link) is escaped
-wherever Parlor writes it (the final table's ratings, a shared leaderboard or history, the stand-in's line)."""
+wherever Parlor writes it (the final table's ratings, a shared leaderboard or history, the stand-in's line,
+`/game verify`, a player's private words; `/game log`'s lines: tests/bot/test_replies.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tests.e2e.test_dice_e2e import reply
 from tests.e2e.test_john_henry_e2e import play_to_the_end, start_game
 from tests.e2e.test_share_e2e import share_button
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
 MARKDOWN_NAME = "**Boss** [x](https://e.x)"
 ESCAPED = discord.utils.escape_markdown(MARKDOWN_NAME)
@@ -67,3 +69,35 @@ async def test_a_markdown_name_is_escaped_in_game_verify(fake_discord: FakeDisco
     await fake_discord.slash(boss, "game abandon", channel=channel)
     said = (await reply(await fake_discord.slash(alice, "game verify", channel=channel))).content
     assert "The record checks out" in said and f"alice, {ESCAPED}." in said and not rendered(said), said
+
+
+async def johari_for_two(fake: FakeDiscord, channel: FakeChannel, first: FakeUser, second: FakeUser) -> None:
+    await fake.slash(first, "game start", channel=channel, game="johari-bones")
+    lobby = table(fake, channel)
+    await fake.click(second, lobby, lobby.button(label="Join")["custom_id"])
+    lobby = table(fake, channel)
+    await fake.click(first, lobby, lobby.button(label="Begin")["custom_id"])
+
+
+def panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    [found] = [m for m in fake.dms(user) if m.content.startswith("Your view in")]
+    return found
+
+
+async def test_a_markdown_name_is_escaped_in_a_players_bones_in_words(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """Johari Bones' 'Show my bones' reply and DM panel list the other player's bones under his name: escaped
+    there too (a player who asked for text gets all his picture shows in those words)."""
+    fake = fake_discord
+    alice, boss = fake.create_user("alice"), fake.create_user(MARKDOWN_NAME)
+    channel = fake.channel("games")
+    await fake.slash(alice, "game view", channel=fake.dm_channel(alice), mode="text")
+    await johari_for_two(fake, channel, alice, boss)
+    board = table(fake, channel)
+    mine = await fake.click(alice, board, board.button(label="Show my bones")["custom_id"])
+    assert f"{ESCAPED} (blue square): face up" in mine.response.content, mine.response.content
+    assert not rendered(mine.response.content), mine.response.content
+    assert ESCAPED in panel(fake, alice).content and not rendered(panel(fake, alice).content)
+    theirs = await fake.click(boss, board, board.button(label="Show my bones")["custom_id"])
+    assert MARKDOWN_NAME in theirs.response.attachment("your-view.png").description, "alt text keeps names as written"
+    assert "You: face up" in theirs.response.content and "alice: face up" in theirs.response.content
+    assert not rendered(theirs.response.content), theirs.response.content

@@ -1,12 +1,14 @@
-"""Johari Bones' private panels at the end of a hand and of a game, and a status check beside a pending choice."""
+"""Johari Bones' private panels: what edits them, the end of a hand and of a game, and a status check beside a
+pending choice."""
 
 from __future__ import annotations
 
+from bot.frontends.johari_bones import FRONTEND
+from bot.panels import UPDATED
+from bot.replies import image_names
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
-
-UPDATED = "This message is updated as the game goes on"
 
 
 async def two_players(fake: FakeDiscord, parlor, *, text: bool = True) -> tuple[FakeUser, FakeUser, FakeChannel]:
@@ -33,6 +35,37 @@ async def draw_and_place(fake: FakeDiscord, user: FakeUser, channel: FakeChannel
     await fake.click(user, drew.response, drew.response.button(label="My face in")["custom_id"])
 
 
+def own_words(view: dict, player: str) -> str:
+    """A player's own bones as his panel's words give them: "face up 1-2, face in 3-4"."""
+    entry = next(entry for entry in view["players"] if entry["id"] == player)
+    return ", ".join(f"face {where} {entry[where]}" for where in ("up", "down", "in", "out") if entry[where])
+
+
+async def test_a_panel_follows_its_owners_bones_face_up_included_and_says_the_table_shows_the_rest(
+        fake_discord: FakeDiscord, parlor):
+    """Alice swaps face-up bones with Bob: his own hand changed, so his panel (picture and words) shows his new
+    face-up bone. Bob then places a drawn bone on his own face in, which changes nothing Alice's panel follows
+    (whose turn, the pile: the table shows those), so hers is not edited, and it says so."""
+    fake = fake_discord
+    alice, bob, channel = await two_players(fake, parlor, text=False)
+    await fake.slash(alice, "swap", channel=channel, kind="up", options={"with": bob})
+    session = await parlor.host.last_session_in(str(channel.id))
+    now = parlor.host.view_for(session, str(bob.id))
+    shown = panel(fake, bob)
+    assert f"as of move {session.version}. {UPDATED}" in shown.content
+    picture = shown.attachment("your-view.png")
+    assert picture.data == FRONTEND.draw_private(now, image_names(session), str(bob.id)), "his view as it is now"
+    assert f"bob (blue square, you): {own_words(now, str(bob.id))} ·" in picture.description, picture.description
+
+    hers = panel(fake, alice)
+    assert f"as of move {session.version}." in hers.content, "her own face up changed too"
+    edits, content = hers.edits, hers.content
+    await draw_and_place(fake, bob, channel)
+    assert (panel(fake, alice).edits, panel(fake, alice).content) == (edits, content), "nothing she follows changed"
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert f"as of move {session.version}." in panel(fake, bob).content, "his own face in changed"
+
+
 async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: FakeDiscord, parlor):
     """Bob's last turn of the hand is a draw: his panel offered that bone, and at the reveal it stops doing so."""
     fake = fake_discord
@@ -46,6 +79,27 @@ async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: Fake
     assert parlor.host.public_view(session)["phase"] == "scoring"
     assert "You drew" not in panel(fake, bob).content
     assert UPDATED in panel(fake, bob).content, "the game goes on: the next hand edits it again"
+
+
+async def test_a_game_played_to_its_end_says_so_on_every_panel(fake_discord: FakeDiscord, parlor):
+    """The last box scored ends the game without changing anyone's bones: each panel still says the game is over,
+    instead of promising edits that will never come."""
+    fake = fake_discord
+    alice, bob, channel = await two_players(fake, parlor)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    while not ((view := host.public_view(session))["hand"] == 10 and view["phase"] == "scoring"
+               and len(view["to_act"]) == 1):  # on to the last move straight through the host
+        player = host.to_act(session)[0]
+        legal = host.legal_actions(session, player)
+        action = next((action for action in legal if action["type"] == "score"), legal[0])
+        session = (await host.act(session.id, player, action)).session
+    [last] = view["to_act"]
+    [box] = [action["box"] for action in host.legal_actions(session, last)][:1]
+    await fake.slash(alice if last == str(alice.id) else bob, "score", channel=channel, box=box)
+    assert (await host.last_session_in(str(channel.id))).status == "finished"
+    for user in (alice, bob):
+        assert "The game is over." in panel(fake, user).content and UPDATED not in panel(fake, user).content
 
 
 async def test_abandoning_a_game_closes_its_panels(fake_discord: FakeDiscord, parlor):

@@ -40,9 +40,10 @@ async def test_the_log_and_the_export_are_replayed_in_a_worker_and_say_the_same(
     monkeypatch.setattr(move_replay, "replay_log", watched)
     loop_thread = threading.get_ident()
 
+    expected = [m["content"] for m in log_messages(session, log_lines(session, reference))]
     log = await fake_discord.slash(bob, "game log", channel=channel)
-    assert log.ephemeral and [m.content for m in log.messages] == [
-        m["content"] for m in log_messages(session, log_lines(session, reference))]
+    await fake_discord.wait_for(lambda: len(log.messages) == len(expected), what="the log's follow-up messages")
+    assert log.ephemeral and [m.content for m in log.messages] == expected
     assert replayed_in and loop_thread not in replayed_in, "the log was replayed in a worker"
 
     replayed_in.clear()
