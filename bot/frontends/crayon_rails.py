@@ -425,6 +425,8 @@ def _narrate(event: dict, names: Names) -> str | None:
             return f"{who} loses this turn to a derailment."
         case "turn_ended":
             return f"{who} ends the turn."
+        case "event_ended":
+            return _event_over(event["kind"], event["target"])
         case "qualified":
             return f"{who} meets the victory conditions: that stands, and the round is finished first."
         case "game_over":
@@ -435,6 +437,18 @@ def _narrate(event: dict, names: Names) -> str | None:
         case "play_started":
             return "Initial building is over: trains run now."
     return None
+
+
+def _event_over(kind: str, target: str) -> str:
+    """An event card that lapsed, and what it lets players do again (the table showed it in force until now)."""
+    if kind == "flood":
+        return f"The flood of the {target} is over: its crossings may be built again."
+    if kind == "strike":
+        return f"The strike at {city_label(target)} is over: loads are picked up and delivered there again."
+    if kind == "snow":
+        return (f"The snow around {city_label(target)} is over: trains there run at full speed, and mountains "
+                "and alpine may be built on again.")
+    return f"The {kind} at {city_label(target)} is over."
 
 
 FRONTEND = CrayonRailsFrontend()

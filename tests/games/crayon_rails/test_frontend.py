@@ -216,3 +216,14 @@ def test_the_cards_kept_are_counted_in_words():
 
 def test_an_ended_turn_is_told_as_such():
     assert FRONTEND.describe_events([{"type": "turn_ended", "player": "alice"}], NAMES) == ["Alice ends the turn."]
+
+
+def test_an_event_that_lapses_is_told_with_what_it_frees():
+    """The table shows events in force; one that lapses at the end of its drawer's next turn is told, not silent."""
+    ended = [{"type": "event_ended", "card": 1, "kind": kind, "target": target}
+             for kind, target in (("flood", "Amber"), ("strike", "Northgate"), ("snow", "Northgate"))]
+    assert FRONTEND.describe_events(ended, NAMES) == [
+        "The flood of the Amber is over: its crossings may be built again.",
+        "The strike at Northgate (I2) is over: loads are picked up and delivered there again.",
+        "The snow around Northgate (I2) is over: trains there run at full speed, and mountains and alpine may be "
+        "built on again."]
