@@ -8,6 +8,7 @@ random components of what she can see whenever the game waits on her (tests/e2e/
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
@@ -16,8 +17,9 @@ from bot.client import ParlorBot
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import table
 from tests.e2e.random_play import RandomPlay
+from tests.e2e.test_dice_e2e import reply
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import FakeChannel
+from tests.fakediscord.state import FakeChannel, FakeUser
 
 HOUR = 3600.0
 
@@ -110,16 +112,21 @@ async def test_stats_count_the_game_against_the_ai_apart(fake_discord, parlor):
     assert "between people" not in ai_record.content, "the AI never plays a game between people"
 
 
-async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_discord, parlor):
+async def idle_bob(fake: FakeDiscord, parlor: ParlorBot) -> tuple[FakeChannel, FakeUser, FakeUser, FakeClock]:
+    """A John Henry game in which alice rolls for first player and bob never does, on a clock the test moves."""
     quick_ai(parlor)
     clock = FakeClock()
     parlor.host.clock = clock
-    channel = fake_discord.create_channel("stand-in")
-    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
-    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    await fake_discord.slash(bob, "game join", channel=channel)
-    await fake_discord.slash(alice, "roll", channel=channel)  # bob never rolls for first player
+    channel = fake.create_channel("stand-in")
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    await fake.slash(bob, "game join", channel=channel)
+    await fake.slash(alice, "roll", channel=channel)
+    return channel, alice, bob, clock
 
+
+async def test_a_substitute_after_the_turn_clock_then_the_player_returns(fake_discord, parlor):
+    channel, alice, bob, clock = await idle_bob(fake_discord, parlor)
     early = await fake_discord.slash(alice, "game substitute", channel=channel)
     assert "not run out yet" in said(early.response)
     clock.advance(49 * HOUR)
@@ -162,19 +169,8 @@ async def test_a_rematch_after_a_stand_in_seats_the_idle_player_himself(fake_dis
     """Bob went idle and the AI finished the game for him. The rematch is a new game with the same players in
     the same seats: bob's own, not the AI's (it used to roll his roll-off at once, the table saying "Parlor (AI)
     plays for bob"), and its record names no stand-in."""
-    import json
-
-    from tests.e2e.test_dice_e2e import reply
-
     fake = fake_discord
-    quick_ai(parlor)
-    clock = FakeClock()
-    parlor.host.clock = clock
-    channel = fake.create_channel("stand-in")
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    await fake.slash(bob, "game join", channel=channel)
-    await fake.slash(alice, "roll", channel=channel)
+    channel, alice, bob, clock = await idle_bob(fake, parlor)
     clock.advance(49 * HOUR)
     await fake.slash(alice, "game substitute", channel=channel)
     await parlor.ai.idle()
