@@ -299,8 +299,7 @@ def train_routes(state: State, player_id: str, legacy: bool = False) -> dict[str
         if own_only and (anywhere is None or own_is_as_good(state, player, own_only, anywhere)):
             routes[target] = Route(own_only, 0)
         elif anywhere is not None:
-            uses_foreign = any(taken.get(edge(a, b)) != player_id
-                               for a, b in zip([player.at, *anywhere], anywhere, strict=False))
+            uses_foreign = foreign_owner(taken, player_id, player.at, anywhere) is not None
             routes[target] = Route(anywhere, FOREIGN_TRACK_FEE if uses_foreign and not state.turn.fee_paid else 0)
     return routes
 
@@ -310,9 +309,13 @@ def owner_past_the_fee(state: State, player_id: str, target: str) -> str | None:
     player's own does): what a refused `move to` names when the player cannot pay the fee."""
     player = state.player(player_id)
     path = _shortest_paths(state, player_id, foreign=True).get(target) if player.at else None
-    taken = owners(state)
-    return next((taken[edge(a, b)] for a, b in zip([player.at, *(path or [])], path or [], strict=False)
-                 if taken[edge(a, b)] != player_id), None)
+    return foreign_owner(owners(state), player_id, player.at, path) if path and player.at else None
+
+
+def foreign_owner(taken: dict[Edge, str], player_id: str, start: str, path: Sequence[str]) -> str | None:
+    """The first owner other than the player of the track `path` runs along from `start` (None: all his own)."""
+    return next((owner for a, b in zip([start, *path], path, strict=False)
+                 if (owner := taken[edge(a, b)]) != player_id), None)
 
 
 def turns_to_run(state: State, player: Player, steps: int) -> int:
