@@ -71,6 +71,10 @@ async def test_notify_on_again_after_a_refused_turn_notice_tries_a_dm_and_says_i
     await fake.slash(alice, "game start", channel=games, game="two-fat-dudes")
     await fake.slash(bob, "game join", channel=games)
     await fake.wait_for(lambda: any(code == 50007 for *_, code in fake.http_errors), what="the refused turn notice")
+    for _ in range(1000):  # the bot marks her after it reads the refusal: each look is a read of the database
+        if await parlor.host.store.dms_closed_users([str(alice.id)]):
+            break
+    assert await parlor.host.store.dms_closed_users([str(alice.id)]), "the refused notice marks her"
     refused = len(fake.http_errors)
 
     again = await fake.slash(alice, "notify", channel=general, state="on")
