@@ -135,8 +135,9 @@ _NARRATION: dict[str, Callable[[dict, Namer], str]] = {
         f"Doubles! John Henry dies with his hammer in his hand, after one heroic roll for {name(e['player'])}."
     ),
     "moved": _moved,
+    # The name stays outside the bold: an AI seat's name is bold already ("**Parlor (AI)**", bot.replies.mention).
     "won": lambda e, name: (
-        f"🏆 **{name(e['player'])} drives the golden spike at Promontory Point!** "
+        f"🏆 {name(e['player'])} **drives the golden spike at Promontory Point!** "
         f"({_count(e['center'], 'dot')} at the center)"
     ),
 }

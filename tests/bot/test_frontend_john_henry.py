@@ -165,7 +165,7 @@ def test_death_and_the_win_are_narrated():
     _, events = apply(in_play(alice=(7, 3), john_henry=0), A, {"type": "roll"}, [2, 2])
     lines = FRONTEND.describe_events(events, MENTIONS)
     assert "dies with his hammer" in lines[1] and "<@1>" in lines[1]
-    assert "<@1> drives the golden spike" in lines[-1]
+    assert "<@1> **drives the golden spike" in lines[-1]
 
 
 def test_bonus_and_kept_six_are_narrated():

@@ -192,3 +192,30 @@ async def test_an_unexpected_error_is_logged_answered_privately_and_changes_noth
     assert any(r.exc_info and "a bug in the engine" in str(r.exc_info[1]) for r in caplog.records)
     after = await parlor.host.last_session_in(str(channel.id))
     assert after.version == before.version and await parlor.host.moves(after) == []
+
+
+async def test_the_ai_driving_the_spike_is_told_in_well_formed_bold(fake_discord, parlor):
+    """An AI seat is named in bold ("**Parlor (AI)**", no Discord user to mention); the winning line used to wrap
+    it in bold again, "****Parlor (AI)** drives the golden spike…**", which Discord shows with stray asterisks."""
+    from tests.e2e.test_ai_e2e import quick_ai  # here: that module imports this one, through test_dice_e2e
+
+    fake = fake_discord
+    quick_ai(parlor)
+    alice = fake.create_user("alice")
+    for seed in range(1, 20):  # the dice of each game are fixed; play until one is the AI's
+        parlor.host._seed_source = lambda seed=seed: seed
+        channel = fake.create_channel(f"game-{seed}")
+        await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=fake.bot_user)
+        for _ in range(200):
+            await parlor.ai.idle()
+            session = await parlor.host.last_session_in(str(channel.id))
+            if session.status != "active":
+                break
+            await fake.slash(alice, "roll", channel=channel)
+        if session.result["winners"] == ["ai-1"]:
+            break
+    else:
+        raise AssertionError("the AI won none of the games")
+    told = table(fake, channel).embed["description"]
+    assert "🏆 **Parlor (AI)** **drives the golden spike at Promontory Point!**" in told, told
+    assert "***" not in told, "bold within bold"
