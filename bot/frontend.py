@@ -86,7 +86,8 @@ def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:
             lines.extend(frontend.describe_events(list(run), names))
             continue
         for event in run:
-            what = str(event.get("action", "move")).replace("_", " ")
+            kind = str(event.get("action", "move"))
+            what = frontend.move_kinds.get(kind, kind.replace("_", " "))
             lines.append(f"{display_name(names, event['player'])} took back move {event['move']} ({what}).")
     return lines
 
@@ -242,6 +243,10 @@ class Frontend:
 
     commands: Mapping[str, str] = {}
     """The game's own commands (its cog's) -> one line each, listed with the verbs by /game rules."""
+
+    move_kinds: Mapping[str, str] = {}
+    """Action type -> how the players know that kind of move, where its type is not that (John Henry's `stop` is
+    **Keep the 6**): an undo names the kind of move it took back (`narrate`). Otherwise the type, spaced out."""
 
     @property
     def usable_commands(self) -> list[str]:

@@ -37,6 +37,7 @@ class JohnHenryFrontend(Frontend):
     slug = "john-henry"
     rules_text = RULES
     verbs = {"roll": "/roll — roll for first player, take your turn, or roll the bonus die after a 6."}
+    move_kinds = {"stop": "keep the 6"}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return render(view, names, events)

@@ -10,7 +10,7 @@ from games import GAMES
 from tests.e2e.helpers import is_over, latest_board, mentioned, pings, player_to_act, table, tables
 from tests.e2e.processes import bot_process, stop
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import FakeChannel, FakeUser
+from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
 
 async def start_game(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> None:
@@ -219,3 +219,34 @@ async def test_the_ai_driving_the_spike_is_told_in_well_formed_bold(fake_discord
     told = table(fake, channel).embed["description"]
     assert "🏆 **Parlor (AI)** **drives the golden spike at Promontory Point!**" in told, told
     assert "***" not in told, "bold within bold"
+
+
+async def rolled_to_john_henry(fake: FakeDiscord, parlor: ParlorBot, channel: FakeChannel,
+                               players: list[FakeUser]) -> FakeMessage:
+    """Players press Roll until a 6 calls John Henry (seed 51: the fifth move); returns that table."""
+    parlor.host._seed_source = lambda: 51
+    await start_game(fake, channel, *players)
+    for _ in range(40):
+        board = table(fake, channel)
+        if any(button["label"] == "Keep the 6" for button in board.buttons()):
+            return board
+        await fake.click(player_to_act(board, players), board, board.button(label="Roll")["custom_id"])
+    raise AssertionError("nobody rolled a 6")
+
+
+async def test_a_kept_six_taken_back_is_called_what_its_button_said(fake_discord, parlor):
+    """The undo names the kind of move it took back; John Henry's `stop` is the **Keep the 6** button, and
+    "took back move 6 (stop)" named a move no player had seen."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    board = await rolled_to_john_henry(fake_discord, parlor, channel, [alice, bob])
+    keeper = player_to_act(board, [alice, bob])
+    await fake_discord.click(keeper, board, board.button(label="Keep the 6")["custom_id"])
+    kept = table(fake_discord, channel)
+    undone = await fake_discord.click(keeper, kept, kept.button(label=f"Undo ({keeper.name})")["custom_id"])
+    assert not undone.ephemeral, undone.response.content
+    told = table(fake_discord, channel).embed["description"]
+    assert "took back move 6 (keep the 6)." in told and "stop" not in told, told
+    log = await fake_discord.slash(bob, "game log", channel=channel)
+    assert f"6. {keeper.name} keeps the 6." in log.response.content
+    assert f"7. {keeper.name} took back move 6 (keep the 6)." in log.response.content
