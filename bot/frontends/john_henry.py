@@ -116,9 +116,9 @@ def _moved(event: dict, name: Namer) -> str:
 
 
 def _taken(event: dict, name: Namer) -> str:
+    """What happened only: the state line asks for the bonus die or the kept 6 while that is still to choose."""
     source = "steps out of legend" if event["from"] is None else f"leaves {name(event['from'])}"
-    return (f"🔨 John Henry {source} to work for {name(event['player'])}! "
-            "Roll the bonus die or keep the 6.")
+    return f"🔨 John Henry {source} to work for {name(event['player'])}!"
 
 
 _NARRATION: dict[str, Callable[[dict, Namer], str]] = {

@@ -146,11 +146,11 @@ def test_roll_off_tie_narration():
     assert "roll again" in FRONTEND.describe_events(events, MENTIONS)[-1]
 
 
-def test_taking_john_henry_is_narrated_with_the_choice():
-    _, events = apply(in_play(john_henry=1), A, {"type": "roll"}, [6])
+def test_taking_john_henry_is_narrated_and_the_state_asks_for_the_choice():
+    state, events = apply(in_play(john_henry=1), A, {"type": "roll"}, [6])
     lines = FRONTEND.describe_events(events, MENTIONS)
-    assert lines[0] == "<@1> rolls 6."
-    assert "leaves <@2>" in lines[1] and "<@1>" in lines[1] and "keep the 6" in lines[1]
+    assert lines == ["<@1> rolls 6.", "🔨 John Henry leaves <@2> to work for <@1>!"]
+    assert FRONTEND.describe_state(view(state), MENTIONS).endswith("<@1>: roll the bonus die or keep the 6")
 
 
 def test_passing_john_henry_is_narrated():

@@ -250,3 +250,19 @@ async def test_a_kept_six_taken_back_is_called_what_its_button_said(fake_discord
     log = await fake_discord.slash(bob, "game log", channel=channel)
     assert f"6. {keeper.name} keeps the 6." in log.response.content
     assert f"7. {keeper.name} took back move 6 (keep the 6)." in log.response.content
+
+
+async def test_calling_john_henry_is_told_once_as_what_happened_and_once_as_what_to_do(fake_discord, parlor):
+    """The table asks for the bonus die or the kept 6 in its state line; the event line used to ask too, so the
+    table asked twice, and `/game log` kept asking long after the choice was made."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    board = await rolled_to_john_henry(fake_discord, parlor, channel, [alice, bob])
+    caller = player_to_act(board, [alice, bob])
+    told = board.embed["description"]
+    assert f"🔨 John Henry steps out of legend to work for <@{caller.id}>!\n" in told, told
+    assert told.lower().count("roll the bonus die or keep the 6") == 1, told
+    assert told.endswith(f"<@{caller.id}>: roll the bonus die or keep the 6"), "the state line asks"
+    await fake_discord.click(caller, board, board.button(label="Roll")["custom_id"])
+    log = (await fake_discord.slash(bob, "game log", channel=channel)).response.content
+    assert f"5. {caller.name} rolls 6. 🔨 John Henry steps out of legend to work for {caller.name}!\n" in log, log
