@@ -19,9 +19,11 @@ to drive the golden spike at **Promontory Point**, the center of 13 spaces.
 • On your turn roll one die and add it to your dots. Each space takes 6 dots: complete it and \
 move on, carrying the leftover (a big roll can cross several spaces). You start with 1 dot.
 • The center is shared: both railroads' dots there add up. Whoever brings the count to **7** wins.
-• **John Henry**: roll a 6 and he joins you (from the box or your rival). Then roll a bonus die \
-or keep the 6. While you hold him you roll two dice and move the sum, but a **1** on either \
-die moves just 1 and sends him to your rival, and **doubles** kill him (you still move the sum).
+• **John Henry**: roll a 6 and he joins you (from the box or your rival); once he is dead, a 6 is \
+just a 6. Then keep the 6 (move 6), or roll a bonus die: the bonus die and the 6 are your two dice \
+as his holder. While you hold him you roll two dice and move the sum, but **doubles** kill him \
+(you still move the sum; 1 and 1 are doubles too), and otherwise a **1** on either die moves just \
+1 and sends him to your rival.
 Play with the **Roll** button (and **Keep the 6** after a 6 calls John Henry), or type `/roll`."""
 
 

@@ -266,3 +266,14 @@ async def test_calling_john_henry_is_told_once_as_what_happened_and_once_as_what
     await fake_discord.click(caller, board, board.button(label="Roll")["custom_id"])
     log = (await fake_discord.slash(bob, "game log", channel=channel)).response.content
     assert f"5. {caller.name} rolls 6. 🔨 John Henry steps out of legend to work for {caller.name}!\n" in log, log
+
+
+async def test_the_rules_in_brief_give_the_rulings_a_player_meets_with_john_henry(fake_discord, parlor):
+    """/game rules said "a 1 on either die moves just 1" and "doubles kill him", not which counts for 1 and 1
+    (doubles: a move of 2), nor what the bonus die is paired with, nor what a 6 does once he is dead."""
+    alice = fake_discord.create_user("alice")
+    rules = await fake_discord.slash(alice, "game rules", channel=fake_discord.channel("games"), game="john-henry")
+    told = rules.response.embed["description"]
+    assert "1 and 1 are doubles" in told, told
+    assert "the bonus die and the 6 are your two dice" in told, told
+    assert "once he is dead, a 6 is just a 6" in told, told
