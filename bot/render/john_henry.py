@@ -241,7 +241,7 @@ def last_roll(events: Sequence[dict]) -> tuple[str, list[int], str] | None:
         elif kind == "kept-six":
             roller, dice = event["player"], [6]
             outcome.append("keeps the 6")
-        elif kind == "john-henry-taken":
+        elif kind == "john-henry-taken" and event["player"] == roller:  # not a roll-off winner's 6
             outcome.append("calls John Henry")
         elif kind == "john-henry-died":
             outcome.append("doubles: John Henry dies")

@@ -19,6 +19,7 @@ from bot.frontends import frontend_for
 from bot.render import follow_the_arrow, johari_bones, john_henry, two_fat_dudes
 from bot.render.canvas import BANNER, PHONE_WIDTH, Board, fit_size, text_width
 from games import get_game
+from games.core import ScriptedRandomness
 
 GAMES = ["john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones"]
 RENDERERS = {"john-henry": john_henry, "two-fat-dudes": two_fat_dudes, "follow-the-arrow": follow_the_arrow,
@@ -128,3 +129,14 @@ def test_board_text_is_drawn_where_asked():
     board.text((100, 30), "Alice", 26, (0, 0, 0), "mm")
     left, top, right, bottom = board.image.convert("L").point(lambda v: 255 - v).getbbox()
     assert left < 100 < right and top < 30 < bottom
+
+
+def test_john_henry_last_roll_gives_the_roll_off_loser_no_john_henry_of_the_winner():
+    """Bob's roll-off 2 loses to Alice's 6, which calls John Henry for her: the panel beside Bob's die said
+    "loses the roll-off, calls John Henry", as if Bob had called him."""
+    game = get_game("john-henry")
+    state, _ = game.apply(game.new_game(["a", "b"], ScriptedRandomness()), "a", {"type": "roll"},
+                          ScriptedRandomness(rolls=[6]))
+    _, events = game.apply(state, "b", {"type": "roll"}, ScriptedRandomness(rolls=[2]))
+    assert {"type": "john-henry-taken", "player": "a", "from": None} in events
+    assert john_henry.last_roll(events) == ("b", [2], "loses the roll-off")
