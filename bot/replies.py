@@ -144,11 +144,15 @@ def narration(session: SessionRecord, events: Sequence[dict], names: dict[str, s
     return [*lines, *(line for line in narrate(frontend, told, names) if line)]
 
 
+def ended_view(session: SessionRecord, public_view: dict) -> dict:
+    """The view as words tell it: an ended game waits on nobody, though the state an abandoned or claimed
+    game stopped in still names whom it waited on."""
+    return public_view if session.status == "active" else {**public_view, "to_act": []}
+
+
 def state_words(session: SessionRecord, public_view: dict, names: dict[str, str]) -> str:
-    """The game as it stands, in its frontend's words; an ended game waits on nobody, though the state an
-    abandoned or claimed game stopped in still names whom it waited on."""
-    view = public_view if session.status == "active" else {**public_view, "to_act": []}
-    return frontend_for(session.slug).describe_state(view, names)
+    """The game as it stands, in its frontend's words (`ended_view`)."""
+    return frontend_for(session.slug).describe_state(ended_view(session, public_view), names)
 
 
 def fitted(headline: str | None, told: Sequence[str], state: str, limit: int = TABLE_TEXT_MAX) -> str:
@@ -237,7 +241,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
         "allowed_mentions": _mentions(ping),
     }
     if png is not None:
-        alt = board_alt(session, public_view, image_names(session), events)
+        alt = board_alt(session, ended_view(session, public_view), image_names(session), events)
         message["file"] = attachment(png, BOARD_FILE, description=alt)
     return message
 

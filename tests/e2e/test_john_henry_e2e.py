@@ -9,7 +9,8 @@ import pytest
 
 from bot.client import ParlorBot
 from games import GAMES
-from tests.e2e.helpers import is_over, latest_board, mentioned, pings, player_to_act, table, tables
+from tests.bot.conftest import FakeClock
+from tests.e2e.helpers import game_number, is_over, latest_board, mentioned, pings, player_to_act, table, tables
 from tests.e2e.processes import bot_process, stop
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
@@ -296,3 +297,21 @@ async def test_the_final_table_counts_the_moves_as_the_log_and_the_check_do(fake
     checked = await fake_discord.slash(alice, "game verify", channel=channel)
     assert f"All {moves} moves replay" in checked.response.content
     assert latest_board(fake_discord, channel).embed["footer"]["text"] == f"Game #{session.id} · move {moves}"
+
+
+async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, parlor):
+    """Bob never rolled for first player and Alice claimed: the table's words end the game, but the picture's
+    description still said "Roll-off for first player, waiting for bob" after "Game over: alice won"."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    clock = FakeClock()
+    parlor.host.clock = clock
+    await start_game(fake_discord, channel, alice, bob)
+    await fake_discord.slash(alice, "roll", channel=channel)
+    clock.advance(49 * 3600)
+    claimed = await fake_discord.slash(alice, "game claim", channel=channel)
+    assert not claimed.ephemeral, claimed.response.content
+    final = table(fake_discord, channel)
+    alt = final.attachment("board.png").description
+    assert alt.startswith(f"Board of John Henry #{game_number(final)}, move ") and "Game over: alice won." in alt
+    assert "waiting for" not in alt and "waiting for" not in final.embed["description"], alt
