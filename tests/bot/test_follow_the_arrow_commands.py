@@ -74,6 +74,13 @@ def test_the_finished_board_points_to_the_rematch():
     assert "wins **8** points" in text and "/game rematch" in text
 
 
+def test_an_ai_winner_is_named_without_stray_asterisks():
+    """An AI seat's name comes bold already (bot.replies.mention): the line must not wrap it in bold again."""
+    over = placed().model_copy(update={"phase": "over", "turn": None, "winner": "alice", "points": 8})
+    text = FRONTEND.describe_state(GAME.view(over, None), {"alice": "**Parlor (AI)**", "bob": "<@2>"})
+    assert "**Parlor (AI)** wins **8** points" in text and "****" not in text
+
+
 async def seated(host, slug: str = "follow-the-arrow", options: dict | None = None):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug=slug, creator=ALICE, options=options)
     _, began = await host.join(CHANNEL, BOB)
