@@ -267,11 +267,34 @@ def _draw_last_roll(board: Board, view: dict, names: Mapping[str, str], events: 
     seat = next((i for i, p in enumerate(view["players"]) if p["id"] == roller), 0)
     for index, die in enumerate(dice):
         draw_die(board, (left + 28 + index * 62, top + 56), die, PLAYER_COLOURS[seat], size=52)
-    text_left = left + 12 + 62 * len(dice)
-    width = WIDTH / 2 + 40 - text_left
+    text_left, width = last_roll_words_box(len(dice))
     board.text((text_left, top + 34), clip(display_name(names, roller), KEY, width), KEY, PLAYER_COLOURS[seat],
                bold=True)
-    board.text((text_left, top + 66), clip(outcome or "rolls", BODY, width), BODY, INK)
+    lines, size = outcome_lines(outcome or "rolls", width)
+    for index, line in enumerate(lines):  # two lines start higher, to end above the legend's rule
+        board.text((text_left, top + 66 - 4 * (len(lines) - 1) + index * (size + 2)), line, size, INK)
+
+
+def last_roll_words_box(dice: int) -> tuple[float, float]:
+    """Where the words beside `dice` dice begin, and how wide they may be: the panel's left half."""
+    text_left = MARGIN + 4 + 12 + 62 * dice
+    return text_left, WIDTH / 2 + 40 - text_left
+
+
+def outcome_lines(outcome: str, width: float) -> tuple[list[str], int]:
+    """What came of a roll, as drawn beside its dice: one line at the body size if it fits, else its parts
+    ("doubles: John Henry dies", "moves 8") over two smaller lines, so none is cut where it matters."""
+    if text_width(outcome, BODY) <= width:
+        return [outcome], BODY
+    lines: list[str] = []
+    for part in outcome.split(", "):
+        if lines and text_width(f"{lines[-1]}, {part}", SMALL) <= width:
+            lines[-1] = f"{lines[-1]}, {part}"
+        else:
+            lines.append(part)
+    if len(lines) > 2:
+        lines = [lines[0], ", ".join(lines[1:])]
+    return [clip(line, SMALL, width) for line in lines], SMALL
 
 
 def _draw_john_henry(board: Board, view: dict, names: Mapping[str, str]) -> None:

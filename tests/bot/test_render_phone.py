@@ -140,3 +140,14 @@ def test_john_henry_last_roll_gives_the_roll_off_loser_no_john_henry_of_the_winn
     _, events = game.apply(state, "b", {"type": "roll"}, ScriptedRandomness(rolls=[2]))
     assert {"type": "john-henry-taken", "player": "a", "from": None} in events
     assert john_henry.last_roll(events) == ("b", [2], "loses the roll-off")
+
+
+@pytest.mark.parametrize("outcome", ["doubles: John Henry dies, moves 12", "a 1: John Henry changes sides, moves 1",
+                                     "calls John Henry, moves 10", "loses the roll-off"])
+def test_john_henry_last_roll_words_are_never_cut_beside_two_dice(outcome):
+    """Beside two dice "doubles: John Henry dies, moves 12" was drawn as "doubles: John Henry di…": what
+    came of the roll now goes over two smaller lines when it does not fit one."""
+    _, width = john_henry.last_roll_words_box(2)
+    lines, size = john_henry.outcome_lines(outcome, width)
+    assert ", ".join(lines) == outcome and len(lines) <= 2
+    assert all(text_width(line, size) <= width for line in lines)
