@@ -63,7 +63,7 @@ from bot.foresight import Foresight, shows_same_picture
 from bot.frontends import frontend_for
 from bot.gate import result_on_its_way
 from bot.host import Host, Upcoming
-from bot.replies import board_components, board_message, image_names, lobby_message, mention
+from bot.replies import board_components, board_message, ended_view, image_names, lobby_message, mention
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
@@ -222,8 +222,9 @@ class Tables:
             if drawn is not None:
                 return drawn
             # A foreseen drawing given up (bot.foresight): drawn now.
-        return await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
-                                   session.turn_events)
+        # An ended game waits on nobody: a claimed game's board must not still ask someone to roll.
+        return await draw_off_loop(frontend_for(session.slug).draw_board, ended_view(session, view),
+                                   image_names(session), session.turn_events)
 
     async def _record(self, session_id: int) -> TableRecord | None:
         known = self._records.get(session_id)

@@ -51,6 +51,8 @@ BANNER: Colour = (250, 214, 80)
 BANNER_EDGE: Colour = (150, 105, 10)
 
 PHONE_WIDTH = 720
+GAME_OVER = "Game over"
+"""A board's status line once its game has ended, however it ended (the winner is in its banner or its words)."""
 TITLE, KEY, BODY, SMALL = 30, 26, 22, 18
 """Type sizes in px at PHONE_WIDTH: about 17, 14, 12 and 10 px on a 400 px wide phone picture."""
 PNG_COMPRESS_LEVEL = 1

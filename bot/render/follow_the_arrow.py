@@ -19,6 +19,7 @@ from bot.frontend import Names, display_name
 from bot.render.canvas import (
     BACKGROUND,
     BODY,
+    GAME_OVER,
     INK,
     KEY,
     MUTED,
@@ -133,6 +134,8 @@ def _board() -> Image.Image:
 
 
 def _status(view: dict, names: Names) -> str:
+    if not view["to_act"]:  # an ended game (bot.replies.ended_view): claimed, abandoned, or over
+        return GAME_OVER
     waiting = ", ".join(display_name(names, who) for who in view["to_act"])
     if view["phase"] == "placing":
         return f"{waiting} places pawns"

@@ -22,6 +22,7 @@ from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
     BODY,
+    GAME_OVER,
     INK,
     KEY,
     MUTED,
@@ -152,6 +153,8 @@ def _layer(count: int, with_strip: bool) -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
+    if not view["to_act"]:  # an ended game (bot.replies.ended_view): claimed, abandoned, or over
+        return GAME_OVER
     to_act = [display_name(names, player) for player in view["to_act"]]
     if view["phase"] == "turns":
         return f"{to_act[0]} to play: draw or swap"
@@ -159,7 +162,7 @@ def _status(view: dict, names: Mapping[str, str]) -> str:
         return f"{to_act[0]} is placing a drawn bone"
     if view["phase"] == "scoring":
         return "Bones revealed. To choose a box: " + ", ".join(to_act)
-    return "Game over"
+    return GAME_OVER
 
 
 def _totals(view: dict) -> dict[str, int]:

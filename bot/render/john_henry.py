@@ -24,6 +24,7 @@ from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
     BODY,
+    GAME_OVER,
     INK,
     KEY,
     MUTED,
@@ -179,6 +180,8 @@ def _track() -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
+    if not view["to_act"]:  # an ended game (bot.replies.ended_view): claimed or abandoned
+        return GAME_OVER
     if view["phase"] == "roll-off":
         return "Roll for first player: " + " and ".join(display_name(names, p) for p in view["to_act"])
     player = display_name(names, view["to_act"][0])

@@ -20,6 +20,7 @@ from bot.render.canvas import (
     BACKGROUND,
     BANNER_HEIGHT,
     BODY,
+    GAME_OVER,
     INK,
     KEY,
     MUTED,
@@ -112,6 +113,8 @@ def _hallway() -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
+    if not view.get("to_act"):  # an ended game (bot.replies.ended_view): claimed, abandoned, or over
+        return GAME_OVER
     to_act = [display_name(names, p) for p in view.get("to_act") or []]
     phase = view["phase"]
     if phase == "roll-off":

@@ -24,7 +24,7 @@ from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.presses import declared
-from bot.replies import image_names, lobby_message, narration, state_words, text_names, turn_line
+from bot.replies import ended_view, image_names, lobby_message, narration, state_words, text_names, turn_line
 from bot.store import SessionRecord
 from bot.table import headline
 from bot.web.move_log import MoveLogs
@@ -114,7 +114,7 @@ class Pages:
         key = (session.id, session.version)
         png = self._boards.get(key)
         if png is None:
-            view = self.host.public_view(session)
+            view = ended_view(session, self.host.public_view(session))
             png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                       session.turn_events)
             _keep(self._boards, key, png, CACHED_VERSIONS)

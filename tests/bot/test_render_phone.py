@@ -151,3 +151,14 @@ def test_john_henry_last_roll_words_are_never_cut_beside_two_dice(outcome):
     lines, size = john_henry.outcome_lines(outcome, width)
     assert ", ".join(lines) == outcome and len(lines) <= 2
     assert all(text_width(line, size) <= width for line in lines)
+
+
+@pytest.mark.parametrize("module,slug", [(john_henry, "john-henry"), (two_fat_dudes, "two-fat-dudes"),
+                                         (follow_the_arrow, "follow-the-arrow"), (johari_bones, "johari-bones")])
+def test_a_game_ended_mid_play_says_game_over_on_its_board(module, slug):
+    """A claimed or abandoned game is drawn as it ended, waiting on nobody (bot.replies.ended_view): its
+    status line says so instead of naming someone to act (John Henry's and Johari Bones' failed outright)."""
+    state, _ = next((s, e) for i, (s, e) in enumerate(random_states(slug, ["p1", "p2"], seed=5)) if i == 5)
+    view = {**get_game(slug).view(state, None), "to_act": []}
+    assert module._status(view, {"p1": "Alice", "p2": "Bob"}) == "Game over"
+    assert picture(slug, view).size[0] == PHONE_WIDTH

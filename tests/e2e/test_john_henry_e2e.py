@@ -315,3 +315,29 @@ async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, pa
     alt = final.attachment("board.png").description
     assert alt.startswith(f"Board of John Henry #{game_number(final)}, move ") and "Game over: alice won." in alt
     assert "waiting for" not in alt and "waiting for" not in final.embed["description"], alt
+
+
+async def test_a_claimed_games_board_asks_nobody_to_roll(fake_discord, parlor):
+    """The picture of a claimed game still read "Roll for first player: bob" above the board: it is drawn
+    from the game as it ended, which waits on nobody ("Game over")."""
+    from bot.frontends import frontend_for
+    from bot.render import john_henry as render
+    from bot.replies import image_names
+
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    clock = FakeClock()
+    parlor.host.clock = clock
+    await start_game(fake_discord, channel, alice, bob)
+    await fake_discord.slash(alice, "roll", channel=channel)
+    clock.advance(49 * 3600)
+    await fake_discord.slash(alice, "game claim", channel=channel)
+    final = table(fake_discord, channel)
+    session = await parlor.host.session(game_number(final))
+    view, names = parlor.host.public_view(session), image_names(session)
+    assert view["to_act"] and render._status(view, names).startswith("Roll for first player")
+    drawn = final.attachment("board.png").data
+    draw = frontend_for("john-henry").draw_board
+    assert drawn == draw({**view, "to_act": []}, names, session.turn_events)
+    assert drawn != draw(view, names, session.turn_events)
+    assert render._status({**view, "to_act": []}, names) == "Game over"
