@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.ai_seats import AI_NAME, ai_name, is_ai_id
-from bot.alt_text import attachment, board_alt, shorten
+from bot.alt_text import attachment, board_alt, shorten, update_label
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
@@ -183,7 +183,7 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
     embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
     if picture:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    embed.set_footer(text=f"Game #{session.id} · {update_label(session)}")
     add_dice_field(embed, session)
     return embed
 

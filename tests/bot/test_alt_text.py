@@ -113,7 +113,7 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
             {"type": "delivered", "player": A, "load": "Chocolate", "city": cities[-1].name, "payoff": 44}]
     alt = board_alt(session, view, names, turn)
     assert len(alt) <= ALT_TEXT_MAX
-    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, move 41. {LONG_A}'s turn.")
+    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, update 41. {LONG_A}'s turn.")
     for player in view["players"]:
         assert f"{player['cash']} cash, majors {player['majors_joined']}/3, super train at {place(player['at'])}" in alt
         assert "loads Machinery, Chocolate, Livestock, locked #" in alt

@@ -19,6 +19,7 @@ from bot.replies import (
     LOG_MESSAGES_MAX,
     TABLE_TEXT_MAX,
     as_edit,
+    board_embed,
     board_message,
     fitted,
     game_label,
@@ -53,6 +54,18 @@ async def test_a_board_mentions_whose_turn_it_is_and_offers_versioned_buttons(ho
     assert message["file"].fp.read(8) == b"\x89PNG\r\n\x1a\n"
     [roll] = message["view"].children
     assert isinstance(roll, ActionButton) and roll.custom_id == f"parlor:act:{session.id}:{began.session.version}:roll"
+
+
+async def test_the_footer_names_the_games_update_not_a_move_number(host: Host):
+    """The version counts every change (a stand-in, an undo, a setting, the game's start), not the moves
+    made: "move 14" after 9 moves misled players, so the footer, picture or text only, says "update 14"."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    assert session.version > 0 and not await host.moves(session), "no move made yet"
+    for picture in (True, False):
+        footer = board_embed(session, began.public_view, picture=picture).footer.text
+        assert footer == f"Game #{session.id} · update {session.version}"
 
 
 async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch_and_new_game(host: Host):
