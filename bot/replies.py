@@ -8,7 +8,7 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -330,7 +330,7 @@ def log_messages(session: SessionRecord, lines: Sequence[str],
     `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
     messages, so it comes as a text file, with the latest moves in the message (see the README). The
     messages tell `lines` (names escaped: `log_lines`); the file, which is no Discord text, tells `written`
-    (the same lines with names as written, `log_lines(markdown=False)`) when given."""
+    (the same lines with names as written, `log_lines(escape=None)`) when given."""
     title = f"**{game_label(session)}**"
     if not lines:
         return [{"content": f"{title}\nNo moves yet."}]
@@ -371,14 +371,16 @@ def latest_lines(lines: Sequence[str], limit: int) -> str:
 
 
 def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
-              markdown: bool = True) -> list[str]:
+              escape: Callable[[str], str] | None = discord.utils.escape_markdown) -> list[str]:
     """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`):
-    the whole log, escaped for Discord's text, or as written (`markdown=False`) for a file or a web page,
-    whose text is not Discord's."""
+    the whole log, names escaped for Discord's text, or for a web page (`escape=bot.web.page_text.page_escaped`),
+    or as written (`escape=None`) for a file, whose text is no markup."""
     frontend = frontend_for(session.slug)
     lines = []
     for move, events in moves:
-        names = escaped(names_at(session, move.seq)) if markdown else names_at(session, move.seq)
+        names = names_at(session, move.seq)
+        if escape is not None:
+            names = {player: escape(name) for player, name in names.items()}
         told = " ".join(narrate(frontend, events, names)) or f"{display_name(names, move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     return lines

@@ -216,7 +216,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            lines, written = log_lines(session, moves), log_lines(session, moves, markdown=False)
+            lines, written = log_lines(session, moves), log_lines(session, moves, escape=None)
             for message in log_messages(session, lines, written):
                 await interaction.followup.send(**message, ephemeral=True)
 
