@@ -48,7 +48,7 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
     version, kind, key, tokens, values = _request(body)
     if kind == "undo":
         return await _moved(await undo_offered(host, session, player, version), show_move)
-    pressed = await offered(host, session, player, version, key, KINDS[kind])
+    pressed = await offered(host, session, player, version, key, KINDS[kind], tokens)
     frontend = frontend_for(session.slug)
     if isinstance(pressed.component, Form):
         action = frontend.action_for_form(key, form_answers(pressed.component, values))
