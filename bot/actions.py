@@ -30,7 +30,7 @@ from typing import Any
 
 import discord
 
-from bot.channel_access import in_a_thread, require_table_access, table_forbidden
+from bot.channel_access import in_a_thread, needs_attach_files, require_table_access, table_forbidden
 from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate, result_on_its_way
 from bot.host import Host, MoveOutcome, UserError
@@ -266,7 +266,9 @@ async def show_done(interaction: discord.Interaction, done: Done,
         except discord.Forbidden:
             # The channel's permissions changed since the work began (or it was the way out: /game abandon).
             log.warning("not allowed to update the table of session %s in its channel", done.session_id)
-            forbidden = table_forbidden(interaction.app_permissions, in_thread=in_a_thread(interaction))
+            pictures = await needs_attach_files(interaction, host_of(interaction).text_view)
+            forbidden = table_forbidden(interaction.app_permissions, in_thread=in_a_thread(interaction),
+                                        pictures=pictures)
             private = private or {"content": forbidden}
         except Exception:
             log.exception("could not update the table of session %s", done.session_id)

@@ -4,7 +4,7 @@ Discord reads an attachment's `description` to screen-reader users, up to `ALT_T
 `attachment` is the one place Parlor builds a file to send, and it refuses a file without a
 description, so no picture can leave without one. The texts are built here from views only:
 
-- a board (the table, `/game status`) from the public view: the game and move, whose turn it is or
+- a board (the table, `/game status`) from the public view: the game and update, whose turn it is or
   who won, the frontend's `alt_text` (by default its `describe_state`, the embed's own words), then
   what happened since the turn last changed;
 - a private picture (a Johari panel, a step's picture, a build preview) from its owner's view: the
@@ -15,7 +15,7 @@ description, so no picture can leave without one. The texts are built here from 
 Names are display names (a screen reader spells a mention's id), and markdown marks are dropped, but
 never from a name: a player named `__init__` is read as written (`plain_named` builds the words with a
 token for each name, drops the marks, then puts the names back). The head
-(game, move, whose turn) always fits; past the limit the oldest events go first (the latest
+(game, update, whose turn) always fits; past the limit the oldest events go first (the latest
 `EVENTS_AT_LEAST` characters stay), then the end of the state. A game whose state runs long says
 its essentials in `Frontend.alt_text` (Crayon Rails: cash, train, loads, locked cards).
 """
@@ -40,6 +40,13 @@ EVENTS_AT_LEAST = 200
 _MARKDOWN = re.compile(r"\*\*|__|`")
 _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 """A name's stand-in while words are made plain (`plain_named`): no markdown mark, nothing a player types."""
+
+
+def update_label(session: SessionRecord) -> str:
+    """Which moment of the game a table, panel or picture shows: "update 14". The game's version counts
+    every change (each move, an undo, a stand-in, a setting), so it is named so that nobody reads it as
+    the number of moves made (the README's table section)."""
+    return f"update {session.version}"
 
 
 def attachment(data: bytes, filename: str, *, description: str) -> discord.File:
@@ -109,7 +116,7 @@ def turn_words(session: SessionRecord, view: dict, names: Names) -> str:
 
 def _head(session: SessionRecord, view: dict, names: Names, what: str) -> str:
     title = get_game(session.slug).title
-    return f"{what} of {title} #{session.id}, move {session.version}. {turn_words(session, view, names)}".strip()
+    return f"{what} of {title} #{session.id}, {update_label(session)}. {turn_words(session, view, names)}".strip()
 
 
 def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence[dict] = ()) -> str:

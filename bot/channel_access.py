@@ -64,21 +64,26 @@ def in_a_thread(interaction: discord.Interaction) -> bool:
     return getattr(interaction.channel, "type", None) in THREADS
 
 
-def table_forbidden(granted: discord.Permissions, *, in_thread: bool) -> str:
+def table_forbidden(granted: discord.Permissions, *, in_thread: bool, pictures: bool) -> str:
     """What the actor is told when his change is saved but Discord refused its table: which permissions
-    are missing, as far as the interaction says."""
-    missing = missing_for_table(granted, in_thread=in_thread, pictures=True) if granted.value else []
+    are missing, as far as the interaction says (Attach Files only where tables carry a picture)."""
+    missing = missing_for_table(granted, in_thread=in_thread, pictures=pictures) if granted.value else []
     lacking = _lacking(missing, in_thread=in_thread) if missing else "Discord does not let me post here"
     return f"Done, but I can't update the game's table in {_here(in_thread)}: {lacking}."
 
 
+async def needs_attach_files(interaction: discord.Interaction, text_view: TextView) -> bool:
+    """Whether a table here carries a picture, so Attach Files counts: not on a text-only server. The
+    server's setting is read only if Attach Files is what the bot lacks."""
+    return interaction.app_permissions.attach_files or await text_view.pictures_for(str(interaction.guild_id))
+
+
 async def require_table_access(interaction: discord.Interaction, text_view: TextView) -> None:
-    """Refuse (UserError) an interaction in a server channel where Parlor could not show the game's table.
-    The server's text-only setting is read only if Attach Files is what the bot lacks."""
+    """Refuse (UserError) an interaction in a server channel where Parlor could not show the game's table."""
     granted = interaction.app_permissions
     if interaction.guild_id is None or granted.value == 0:
         return
-    pictures = granted.attach_files or await text_view.pictures_for(str(interaction.guild_id))
+    pictures = await needs_attach_files(interaction, text_view)
     in_thread = in_a_thread(interaction)
     missing = missing_for_table(granted, in_thread=in_thread, pictures=pictures)
     if missing:

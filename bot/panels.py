@@ -27,7 +27,7 @@ from typing import Any
 import discord
 
 from bot.ai_seats import is_ai_id
-from bot.alt_text import attachment, private_alt
+from bot.alt_text import attachment, private_alt, update_label
 from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
@@ -94,7 +94,7 @@ class Panels:
         """Edit the player's panel to show `view`, or send it if he has none (or it was deleted)."""
         frontend = frontend_for(session.slug)
         names = image_names(session)
-        content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of move {session.version}. "
+        content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of {update_label(session)}. "
                    + (UPDATED if session.status == "active" else "The game is over."))
         files = []
         if await self.host.text_view.pictures_for(session.guild_id, player):

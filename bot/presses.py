@@ -11,7 +11,7 @@ gets his private components (e.g. where to put the bone he drew) in a reply only
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,15 +81,17 @@ def _key(component: Component) -> str:
 
 
 async def check_press(interaction: discord.Interaction, session_id: int, version: int, key: str,
-                      kind: type) -> Pressed:
+                      kind: type, tokens: Sequence[str] = ()) -> Pressed:
     """The press's component, or a refusal: stale version, unknown component, or someone else's."""
     session = await pressed_session(interaction, session_id)
-    return await offered(host_of(interaction), session, str(interaction.user.id), version, key, kind)
+    return await offered(host_of(interaction), session, str(interaction.user.id), version, key, kind, tokens)
 
 
-async def offered(host: Host, session: SessionRecord, player: str, version: int, key: str, kind: type) -> Pressed:
+async def offered(host: Host, session: SessionRecord, player: str, version: int, key: str, kind: type,
+                  tokens: Sequence[str] = ()) -> Pressed:
     """The component `key` of the game at `version`, if `player` may use it now; else a refusal.
-    Discord's presses and the web pages' (bot.web.play) both come through here."""
+    Discord's presses and the web pages' (bot.web.play) both come through here. `tokens`: a menu's
+    choice, which a refusal may explain (`not_offered`)."""
     session = await host.require_current(session, version, player)
     frontend = frontend_for(session.slug)
     legal = host.legal_by_player(session)
@@ -97,7 +99,7 @@ async def offered(host: Host, session: SessionRecord, player: str, version: int,
     found = declared(frontend, host.public_view(session), own, player, legal)
     component = _find(frontend, key, kind, found, own, player, legal)
     if component is None:
-        raise UserError(NOT_OFFERED)
+        raise UserError(not_offered(host, session, player, version, tokens))
     if component.players is not None and player not in component.players:
         why = ""
         if player in session.player_ids and isinstance(component, ActionButton):
@@ -106,13 +108,29 @@ async def offered(host: Host, session: SessionRecord, player: str, version: int,
     return Pressed(session, player, component, own, legal)
 
 
+def not_offered(host: Host, session: SessionRecord, player: str, version: int, tokens: Sequence[str]) -> str:
+    """The refusal for a choice not offered now. One made in a menu drawn before the game moved on says the
+    engine's reason, which tells what changed and what to do now: a pawn's destinations chosen after the
+    opponent called Jump get "Bob called Jump: you must jump this turn (use /jump)", not a bare refusal."""
+    if len(tokens) == 1 and version < session.version:
+        why = _engine_refusal(host, session, frontend_for(session.slug), tokens[0], player, None)
+        if why:
+            return f"{why} That menu was drawn before: use the latest table's buttons and menus."
+    return NOT_OFFERED
+
+
 def _engine_refusal(host: Host, session: SessionRecord, frontend: Frontend, token: str, player: str,
-                    version: int) -> str:
-    """The engine's reason why a seated player may not make a button's move (it says more than we can)."""
+                    version: int | None) -> str:
+    """The engine's reason why a seated player may not make a button's (or a menu option's) move now (it says
+    more than we can); nothing for a token that opens a step or stands for no move."""
     if frontend.expand(token, host.view_for(session, player), player, host.legal_by_player(session)) is not None:
         return ""
     try:
-        host.preview(session, player, frontend.action_for_button(token), expected_version=version)
+        action = frontend.action_for_button(token)
+    except (IllegalMove, UserError):
+        return ""
+    try:
+        host.preview(session, player, action, expected_version=version)
     except (IllegalMove, UserError) as refusal:
         return refusal.message
     return ""
@@ -160,11 +178,11 @@ async def choose(interaction: discord.Interaction, session_id: int, version: int
     """A select menu: the chosen options must be ones it offers."""
 
     async def work() -> Done:
-        pressed = await check_press(interaction, session_id, version, key, Select)
+        pressed = await check_press(interaction, session_id, version, key, Select, tokens)
         assert isinstance(pressed.component, Select)
         offered = {option.token for option in pressed.component.options}
         if not tokens or not set(tokens) <= offered:
-            raise UserError(NOT_OFFERED)
+            raise UserError(not_offered(host_of(interaction), pressed.session, pressed.player, version, tokens))
         return await _step_or_act(interaction, pressed, version, tokens)
 
     await play(interaction, work)

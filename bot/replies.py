@@ -8,13 +8,13 @@ what reaches a channel is exactly what the public view allows.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 
 from bot.ai_seats import AI_NAME, ai_name, is_ai_id
-from bot.alt_text import attachment, board_alt, shorten
+from bot.alt_text import attachment, board_alt, shorten, update_label
 from bot.buttons import LobbyButton, TableButton, UndoButton
 from bot.components import LABEL_MAX, component_view
 from bot.dice_table import add_dice_field
@@ -187,7 +187,7 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
     embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
     if picture:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{session.id} · move {session.version}")
+    embed.set_footer(text=f"Game #{session.id} · {update_label(session)}")
     add_dice_field(embed, session)
     return embed
 
@@ -334,7 +334,7 @@ def log_messages(session: SessionRecord, lines: Sequence[str],
     `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
     messages, so it comes as a text file, with the latest moves in the message (see the README). The
     messages tell `lines` (names escaped: `log_lines`); the file, which is no Discord text, tells `written`
-    (the same lines with names as written, `log_lines(markdown=False)`) when given."""
+    (the same lines with names as written, `log_lines(escape=None)`) when given."""
     title = f"**{game_label(session)}**"
     if not lines:
         return [{"content": f"{title}\nNo moves yet."}]
@@ -375,14 +375,16 @@ def latest_lines(lines: Sequence[str], limit: int) -> str:
 
 
 def log_lines(session: SessionRecord, moves: Sequence[tuple[MoveRecord, list[dict]]], *,
-              markdown: bool = True) -> list[str]:
+              escape: Callable[[str], str] | None = discord.utils.escape_markdown) -> list[str]:
     """One numbered line per move, as the table told it, with the names it gave the players then (`names_at`):
-    the whole log, escaped for Discord's text, or as written (`markdown=False`) for a file or a web page,
-    whose text is not Discord's."""
+    the whole log, names escaped for Discord's text, or for a web page (`escape=bot.web.page_text.page_escaped`),
+    or as written (`escape=None`) for a file, whose text is no markup."""
     frontend = frontend_for(session.slug)
     lines = []
     for move, events in moves:
-        names = escaped(names_at(session, move.seq)) if markdown else names_at(session, move.seq)
+        names = names_at(session, move.seq)
+        if escape is not None:
+            names = {player: escape(name) for player, name in names.items()}
         told = " ".join(narrate(frontend, events, names)) or f"{display_name(names, move.player)} moved."
         lines.append(f"{move.seq}. {told}")
     return lines

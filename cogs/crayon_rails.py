@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
-from bot.alt_text import attachment, step_alt
+from bot.alt_text import attachment, step_alt, update_label
 from bot.drawing import draw_off_loop
 from bot.frontends.crayon_cities import cities_text, city_choices
 from bot.frontends.crayon_rails import FRONTEND, build_target, build_toward
@@ -55,7 +55,7 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
             png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
             private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
-        embed.set_footer(text=f"Game #{session.id} · move {session.version} · only you see this")
+        embed.set_footer(text=f"Game #{session.id} · {update_label(session)} · only you see this")
         view = discord.ui.View(timeout=None)
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "go"))
         view.add_item(BuildPreviewButton(session.id, session.version, player, target, "no"))

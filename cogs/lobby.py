@@ -211,13 +211,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
     @app_commands.guild_only()
     async def log(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
+            # A long game's replay (Crayon Rails) can take seconds: "thinking…" first, within Discord's 3 s.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            lines, written = log_lines(session, moves), log_lines(session, moves, markdown=False)
-            first, *rest = log_messages(session, lines, written)
-            await interaction.response.send_message(**first, ephemeral=True)
-            for message in rest:
+            lines, written = log_lines(session, moves), log_lines(session, moves, escape=None)
+            for message in log_messages(session, lines, written):
                 await interaction.followup.send(**message, ephemeral=True)
 
         await guarded(interaction, work)

@@ -27,7 +27,7 @@ from bot.frontends.crayon_components import (
     place,
 )
 from bot.render.canvas import seat_words
-from bot.render.crayon_rails import draw_board, draw_build_preview, majors_needed, track_pattern
+from bot.render.crayon_rails import draw_board, draw_build_preview, majors_progress, track_pattern
 from games.core import IllegalMove, quoted
 from games.crayon_rails.mapdata import board
 from games.crayon_rails.routing import track_pieces
@@ -219,7 +219,7 @@ class CrayonRailsFrontend(Frontend):
             lines.append(
                 f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, "
                 f"{player['train']} train {where}, loads {', '.join(player['loads']) or 'none'}, "
-                f"markers {player['markers']}, majors joined {player['majors_joined']}/{majors_needed(view)}"
+                f"markers {player['markers']}, majors joined {majors_progress(view, player)}"
             )
             lines.append(_track_line(seat, player, names))
         for card in view["pool"]:
@@ -248,7 +248,7 @@ class CrayonRailsFrontend(Frontend):
             locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
                       for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
             lines.append(f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, majors "
-                         f"{player['majors_joined']}/{majors_needed(view)}, {player['train']} train {where}, "
+                         f"{majors_progress(view, player)}, {player['train']} train {where}, "
                          f"loads {', '.join(player['loads']) or 'none'}, locked {'; '.join(locked) or 'none'}.")
         shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size
         free = sum(not card["locks"] for card in shared)

@@ -433,7 +433,7 @@ class Table:
             sample = ((end + 14, y + 13), (end + 58, y + 13))
             draw.line(sample, fill=INDEX[colour], width=5)
             track_mark(draw, *sample, seat, 5)
-            goals = f"majors {player['majors_joined']}/{majors_needed(view)} · markers {player['markers']}"
+            goals = f"majors {majors_progress(view, player)} · markers {player['markers']}"
             stamp(image, (WIDTH - PAD, y + 2), goals,
                   18, INK, "ra")
             loads = ", ".join(player["loads"]) or "no loads"
@@ -615,3 +615,10 @@ def crossing_points(style: MapStyle = OVERVIEW) -> Iterable[tuple[str, tuple[str
 def majors_needed(view: dict) -> int:
     """How many major cities a player must join to win (the game's option; 3 in games recorded before it)."""
     return view.get("options", {}).get("major_cities", 3)
+
+
+def majors_progress(view: dict, player: dict) -> str:
+    """A player's majors toward the goal, as the picture, the table's words and the alt text all say it:
+    "2/3", and "3/3" once the goal is met, even with all four joined ("4/3" read as a miscount)."""
+    needed = majors_needed(view)
+    return f"{min(player['majors_joined'], needed)}/{needed}"

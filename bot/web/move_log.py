@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from bot.host import Host
 from bot.replies import log_lines
 from bot.store import MoveRecord, SessionRecord
+from bot.web.page_text import page_escaped
 from games import get_game
 from games.core import ScriptedRandomness
 from games.record import replay_timeline
@@ -71,4 +72,4 @@ class MoveLogs:
 def _extend(kept: _Replayed, session: SessionRecord, moves: list[MoveRecord]) -> None:
     narrated = [(move, kept.timeline.step(move.player, dict(move.action), ScriptedRandomness(**move.outcomes)))
                 for move in moves]
-    kept.lines.extend(log_lines(session, narrated, markdown=False))  # names as written: a page is not Discord
+    kept.lines.extend(log_lines(session, narrated, escape=page_escaped))  # names as the page shows them as written

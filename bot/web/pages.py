@@ -12,7 +12,6 @@ Payloads and pictures are kept per game version, so a hundred open pages cost on
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -28,14 +27,12 @@ from bot.replies import ended_view, image_names, lobby_message, narration, state
 from bot.store import SessionRecord
 from bot.table import headline
 from bot.web.move_log import MoveLogs
+from bot.web.page_text import LONG_TEXT, page_text
 from games import get_game
 from games.core import IllegalMove
 
 CACHED_VERSIONS = 256
 """Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
-LONG_TEXT = 100_000
-MARKDOWN_ESCAPE = re.compile(r"\\(.)")
-"""A character Discord's text escapes (a name shown as written: discord.utils.escape_markdown)."""
 
 
 class Pages:
@@ -77,16 +74,17 @@ class Pages:
         }
         if session.state is None:
             lobby = lobby_message(session)
-            page.update(turn="", headline="", narration=[], text=_plain(lobby["embed"].description or "", names),
+            page.update(turn="", headline="", narration=[], text=page_text(lobby["embed"].description or "", names),
                         log=[], dice="")
             return page
         view = self.host.public_view(session)
         page.update(
-            turn=_plain(turn_line(session, view), names),
+            turn=page_text(turn_line(session, view), names),
             # An abandoned table's headline points to its New game button, which a page does not have.
-            headline=_plain(headline(session) or "", names) if session.status != "abandoned" else "",
-            narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
-            text=_plain(state_words(session, view, text_names(session)), names),
+            headline=page_text(headline(session) or "", names) if session.status != "abandoned" else "",
+            narration=[page_text(line, names)
+                       for line in narration(session, session.turn_events, text_names(session))],
+            text=page_text(state_words(session, view, text_names(session)), names),
             log=await self.logs.lines(session),
             dice=(dice_line(session) or "").replace("`", ""),  # as the table shows it, without Discord's code marks
         )
@@ -105,7 +103,7 @@ class Pages:
         choices = usable_choices(frontend, self.host.public_view(session), own, player, legal, names)
         if await self.host.undoer(session) == player:
             choices.append({"kind": "undo", "key": "undo", "label": "Undo my last move"})
-        return {**page, "private_text": _plain(frontend.private_text(own, text_names(session), player), names),
+        return {**page, "private_text": page_text(frontend.private_text(own, text_names(session), player), names),
                 "private_picture": f"{view_url}?v={session.version}" if frontend.private_view else None,
                 "choices": choices}
 
@@ -154,7 +152,7 @@ def usable_choices(frontend: Frontend, public: dict, own: dict, player: str, leg
 
 def step_choices(step: Step, names: Mapping[str, str]) -> dict:
     """A step opened from a page: its words and its components, for the chooser alone."""
-    return {"text": _plain(step.text, names), "choices": [choice(component, names) for component in step.components]}
+    return {"text": page_text(step.text, names), "choices": [choice(component, names) for component in step.components]}
 
 
 def choice(component: Component, names: Mapping[str, str]) -> dict:
@@ -184,12 +182,6 @@ def _is_action(frontend: Frontend, token: str) -> bool:
     except IllegalMove:
         return False
     return True
-
-
-def _plain(text: str, names: Mapping[str, str]) -> str:
-    """Discord text for a page: mentions become names, and a name escaped for Discord shows as written (the
-    page keeps Discord's **bold** marks)."""
-    return named(MARKDOWN_ESCAPE.sub(r"\1", text), names, LONG_TEXT)
 
 
 def _keep(cache: OrderedDict, key: Any, value: Any, size: int) -> None:

@@ -20,6 +20,7 @@ from bot.host import Host, MoveOutcome, UserError
 from bot.presses import NOT_OFFERED, Pressed, offered, undo_offered
 from bot.replies import image_names
 from bot.store import SessionRecord
+from bot.web.page_text import page_names
 from bot.web.pages import step_choices
 
 KINDS: dict[str, type] = {"button": ActionButton, "select": Select, "form": Form}
@@ -47,7 +48,7 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
     version, kind, key, tokens, values = _request(body)
     if kind == "undo":
         return await _moved(await undo_offered(host, session, player, version), show_move)
-    pressed = await offered(host, session, player, version, key, KINDS[kind])
+    pressed = await offered(host, session, player, version, key, KINDS[kind], tokens)
     frontend = frontend_for(session.slug)
     if isinstance(pressed.component, Form):
         action = frontend.action_for_form(key, form_answers(pressed.component, values))
@@ -88,5 +89,5 @@ async def _step_page(step: Step, session: SessionRecord) -> dict:
 
 async def _moved(outcome: MoveOutcome, show_move: ShowMove) -> dict:
     await show_move(outcome)
-    lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), image_names(outcome.session))
+    lines = narrate(frontend_for(outcome.session.slug), list(outcome.events), page_names(image_names(outcome.session)))
     return {"done": "\n".join(lines) or "Done.", "version": outcome.session.version}

@@ -33,6 +33,7 @@ from bot.storage_errors import StorageError
 from bot.store import SessionRecord
 from bot.web.feed import Feed
 from bot.web.links import BadLink, Links, Pass
+from bot.web.page_text import page_refusal
 from bot.web.pages import Pages
 from bot.web.play import press
 from games.core import IllegalMove
@@ -231,7 +232,8 @@ class WebServer:
             except (UserError, IllegalMove) as refusal:
                 said = PAGE_WORDS.get(refusal.message, refusal.message)
                 # The version judged: the page keeps the refusal on screen until the game moves past it.
-                return _json({"error": self.host.humanize(session, said), "version": session.version}, status=409)
+                named = {seat.id: seat.name for seat in session.players}
+                return _json({"error": page_refusal(said, named), "version": session.version}, status=409)
             except StorageError as error:
                 return _json({"error": error.reply}, status=503)
             except Exception:

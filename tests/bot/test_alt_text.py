@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
+from bot.frontends import frontend_for
 from bot.frontends.crayon_components import place
 from bot.render.canvas import seat_words
+from bot.render.crayon_rails import majors_progress
 from bot.render.johari_bones import BOX_LABELS
 from bot.store import Seat, SessionRecord
 from games import GAMES, get_game
@@ -113,7 +115,7 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
             {"type": "delivered", "player": A, "load": "Chocolate", "city": cities[-1].name, "payoff": 44}]
     alt = board_alt(session, view, names, turn)
     assert len(alt) <= ALT_TEXT_MAX
-    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, move 41. {LONG_A}'s turn.")
+    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, update 41. {LONG_A}'s turn.")
     for player in view["players"]:
         assert f"{player['cash']} cash, majors {player['majors_joined']}/3, super train at {place(player['at'])}" in alt
         assert "loads Machinery, Chocolate, Livestock, locked #" in alt
@@ -129,6 +131,22 @@ def test_a_train_not_yet_placed_is_said_so():
     alt = board_alt(session_of("crayon-rails", state), game.view(state, None), {A: "alice", B: "bob"})
     assert "alice (orange circle): 50 cash, majors 0/3, freight train not placed, loads none" in alt, alt
     assert "bob (blue square): 50 cash" in alt and "alice's track (solid line): none yet." in alt, alt
+
+
+def test_all_four_majors_joined_read_as_the_goal_met_not_4_of_3():
+    """The goal is 3 of the 4 majors (rules: Victory): a player who joined all four saw "majors 4/3". The
+    table's words, its alt text and its picture (`majors_progress`) say "3/3" alike."""
+    game = get_game("crayon-rails")
+    state = game.new_game([A, B], SeededRandomness(3))
+    view = game.view(state, None)
+    view["players"][0]["majors_joined"] = 4
+    view["players"][1]["majors_joined"] = 2
+    names = {A: "alice", B: "bob"}
+    words = frontend_for("crayon-rails").describe_state(view, names)
+    alt = board_alt(session_of("crayon-rails", state), view, names)
+    assert "majors joined 3/3" in words and "majors joined 2/3" in words and "4/3" not in words
+    assert "alice (orange circle): 50 cash, majors 3/3," in alt and "majors 2/3" in alt and "4/3" not in alt
+    assert majors_progress(view, view["players"][0]) == "3/3"
 
 
 def test_johari_bones_keeps_every_players_bones_and_total_within_the_limit_at_its_longest():

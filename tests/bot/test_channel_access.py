@@ -7,12 +7,18 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.channel_access import cannot_show, missing_for_table, require_table_access, table_forbidden
+from bot.channel_access import cannot_show, missing_for_table, require_table_access
+from bot.channel_access import table_forbidden as forbidden_with_pictures
 from bot.host import UserError
 from bot.text_view import TextView
 
 EVERYTHING = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
                                  embed_links=True, attach_files=True)
+
+
+def table_forbidden(granted: discord.Permissions, *, in_thread: bool) -> str:
+    """The note on a refused table where tables carry a picture (a text-only server's: below)."""
+    return forbidden_with_pictures(granted, in_thread=in_thread, pictures=True)
 
 
 def without(**flags: bool) -> discord.Permissions:
@@ -65,6 +71,11 @@ def test_a_change_saved_but_its_table_refused_says_what_is_missing_when_discord_
     assert told.startswith("Done, but I can't update the game's table in this channel: I don't have the Embed "
                            "Links and Attach Files permissions here.")
     assert "Discord does not let me post here" in table_forbidden(discord.Permissions.none(), in_thread=False)
+
+
+def test_a_text_only_servers_refused_table_does_not_ask_for_attach_files():
+    told = forbidden_with_pictures(without(embed_links=True, attach_files=True), in_thread=False, pictures=False)
+    assert "I don't have the Embed Links permission here." in told and "Attach Files" not in told
 
 
 def test_a_table_refused_in_a_thread_names_send_messages_in_threads_not_send_messages():

@@ -19,6 +19,7 @@ from bot.replies import (
     LOG_MESSAGES_MAX,
     TABLE_TEXT_MAX,
     as_edit,
+    board_embed,
     board_message,
     fitted,
     game_label,
@@ -53,6 +54,18 @@ async def test_a_board_mentions_whose_turn_it_is_and_offers_versioned_buttons(ho
     assert message["file"].fp.read(8) == b"\x89PNG\r\n\x1a\n"
     [roll] = message["view"].children
     assert isinstance(roll, ActionButton) and roll.custom_id == f"parlor:act:{session.id}:{began.session.version}:roll"
+
+
+async def test_the_footer_names_the_games_update_not_a_move_number(host: Host):
+    """The version counts every change (a stand-in, an undo, a setting, the game's start), not the moves
+    made: "move 14" after 9 moves misled players, so the footer, picture or text only, says "update 14"."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
+    _, began = await host.join(CHANNEL, BOB)
+    session = began.session
+    assert session.version > 0 and not await host.moves(session), "no move made yet"
+    for picture in (True, False):
+        footer = board_embed(session, began.public_view, picture=picture).footer.text
+        assert footer == f"Game #{session.id} · update {session.version}"
 
 
 async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch_and_new_game(host: Host):
@@ -141,9 +154,9 @@ async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
     assert ALICE.id not in text and "roll-off" not in text and "{" not in text
 
 
-async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_written(host: Host):
-    """README: names are escaped wherever Parlor writes them into a message, `/game log` too; a web page's log
-    is not Discord's text, so it gets the names as written (as its narration does: bot.web.pages)."""
+async def test_the_log_escapes_a_name_with_markdown_and_a_file_gets_it_as_written(host: Host):
+    """README: names are escaped wherever Parlor writes them into a message, `/game log` too; a log file is
+    no Discord text, so it gets the names as written (a web page's, escaped for its script: bot.web.page_text)."""
     boss = Seat(id=BOB.id, name="**Boss** [x](https://e.x)")
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     _, began = await host.join(CHANNEL, boss)
@@ -154,7 +167,7 @@ async def test_the_log_escapes_a_name_with_markdown_and_a_page_gets_it_as_writte
     assert log_lines(outcome.session, moves)[1].startswith(f"2. {escaped} rolls ")
     told = "\n".join(message["content"] for message in log_messages(outcome.session, log_lines(outcome.session, moves)))
     assert boss.name not in told.replace(escaped, ""), "escaped wherever it is named"
-    assert log_lines(outcome.session, moves, markdown=False)[1].startswith(f"2. {boss.name} rolls ")
+    assert log_lines(outcome.session, moves, escape=None)[1].startswith(f"2. {boss.name} rolls ")
 
 
 async def test_the_log_says_ai_only_for_the_moves_the_ai_made_for_a_person(host: Host):

@@ -13,6 +13,7 @@ import pytest
 from bot.host import UserError
 from bot.replies import log_lines
 from bot.web.move_log import IN_A_WORKER_FROM, MoveLogs
+from bot.web.page_text import page_escaped
 from bot.web.pages import Pages
 from bot.web.play import press
 from games import GAMES
@@ -52,7 +53,7 @@ async def test_the_pages_log_grows_move_by_move_and_says_what_game_log_says(host
         await play(host, session_id, 1)
         session = await host.session(session_id)
         assert await logs.lines(session) == log_lines(session, await host.narrated_moves(session),
-                                                         markdown=False)
+                                                         escape=page_escaped)
     late = MoveLogs(host)  # a page opened on a long game: the whole log replayed at once, in a worker
     assert await late.lines(session) == await logs.lines(session)
     assert len(await late.lines(session)) == len(await host.moves(session)) > IN_A_WORKER_FROM

@@ -36,7 +36,7 @@ def player_to_act(message: FakeMessage, players: list[FakeUser]) -> FakeUser:
 
 
 def game_number(message: FakeMessage) -> int | None:
-    """The game a table shows, from its footer ("Game #12 · move 3"); None for any other message."""
+    """The game a table shows, from its footer ("Game #12 · update 3"); None for any other message."""
     for embed in message.embeds:
         footer = embed.get("footer", {}).get("text", "")
         if match := re.match(r"Game #(\d+)", footer):

@@ -34,7 +34,7 @@ from tests.fakediscord.components import BUTTON, STRING_SELECT, TEXT_INPUT, walk
 from tests.fakediscord.interactions import InteractionResult
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
-TURN = re.compile(r", move \d+\. (?:(?P<one>[^.]+?)'s turn|(?P<many>[^.]+?) to act|Game over: (?P<won>[^.]+?) won)\.")
+TURN = re.compile(r", update \d+\. (?:(?P<one>[^.]+?)'s turn|(?P<many>[^.]+?) to act|Game over: (?P<won>[^.]+?) won)\.")
 NOT_YOURS = re.compile(r"^(That is for .+ to use, not you\.|You are not playing in this game: that is for .+)")
 Fill = Callable[[random.Random, dict[str, Any]], dict[str, str]]
 

@@ -62,6 +62,28 @@ async def test_a_text_only_server_needs_no_attach_files(fake_discord: FakeDiscor
     assert table(fake, channel).attachments == [] and fake.http_errors == []
 
 
+async def test_a_table_refused_on_a_text_only_server_does_not_ask_for_attach_files(fake_discord: FakeDiscord,
+                                                                                   parlor: ParlorBot):
+    """A text-only server's tables carry no picture (README "Without sight or colour"): the note on a table
+    refused after the change was saved names what it lacks, and not Attach Files, which it does not need."""
+    fake = fake_discord
+    alice, bob = fake.create_user("alice"), fake.create_user("bob")
+    moderator = fake.create_user("mod", moderator=True)
+    channel = fake.create_channel("words-only")
+    await fake.slash(moderator, "settings tables", channel=channel, mode="text")
+    await fake.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
+    lobby = table(fake, channel)
+    await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    session = await parlor.host.last_session_in(str(channel.id))
+    assert session.status == "active" and table(fake, channel).attachments == []
+    fake.deny_bot(channel, perms.SEND_MESSAGES | perms.ATTACH_FILES)
+    abandoned = await fake.slash(bob, "game abandon", channel=channel)
+    assert abandoned.ephemeral and abandoned.response.content.startswith(
+        "Done, but I can't update the game's table in this channel: I don't have the Send Messages permission "
+        "here. Someone who manages the channel can allow it")
+    assert (await parlor.host.current(session.id)).status == "abandoned"
+
+
 async def test_in_a_thread_it_is_send_messages_in_threads_that_is_asked_for(fake_discord: FakeDiscord,
                                                                             parlor: ParlorBot):
     """A thread takes Send Messages in Threads, not the channel's Send Messages: the up-front refusal and the

@@ -17,6 +17,7 @@ from games.follow_the_arrow import GAME, ArrowState
 from tests.e2e.helpers import latest_board, mentioned
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.components import walk
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 
 NO_CHANCE = SeededRandomness(0)
@@ -302,3 +303,60 @@ async def test_jump_belongs_to_follow_the_arrow_and_rematch_needs_a_match(fake_d
     assert await fake_discord.autocomplete(alice, "jump", channel=channel, focused="path") == []
     await table.do(alice, "game abandon")
     assert "was abandoned" in await table.refused(alice, "game rematch")
+
+
+def line_to_a_chance_to_call(state: ArrowState) -> tuple[list[Step], int]:
+    """Random legal moves from `state` (the opponent never calls) to the first position where the last mover
+    may call Jump and the player to move has a pawn with a line move: those steps, and that pawn."""
+    for seed in range(300):
+        rnd, steps, now = random.Random(seed), [], state
+        while now.phase != "over" and len(steps) < 100:
+            mover = GAME.to_act(now)[0]
+            legal = GAME.legal_actions(now, mover)
+            if now.phase == "play" and now.jump_callable:
+                pawns = sorted({a["pawn"] for a in legal if a["type"] == "move"},
+                               key=lambda pawn: any(a["type"] == "jump" and a["pawn"] == pawn for a in legal))
+                if pawns:
+                    return steps, pawns[0]
+            action = ({"type": "place", "order": rnd.sample([1, 2, 3, 4, 5], 5)} if now.phase == "placing"
+                      else rnd.choice(legal))
+            steps.append(Step(mover, action))
+            now, _ = GAME.apply(now, mover, action, NO_CHANCE)
+    raise AssertionError("no line reaches a chance to call Jump")
+
+
+async def test_a_destination_chosen_after_the_opponent_called_jump_says_so_and_what_to_do(
+        fake_discord: FakeDiscord, parlor: ParlorBot):
+    """A pawn's destinations come in a private reply; once the opponent calls Jump, a line move chosen there
+    is refused saying who called Jump and that the player must jump now, not only that it is not offered."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+    steps, pawn = line_to_a_chance_to_call(await table.state())
+    for step in steps:
+        user, action = table.users[step.player], step.action
+        if action["type"] == "place":
+            await table.do(user, "place", order=" ".join(map(str, action["order"])))
+        elif action["type"] == "move":
+            await table.do(user, "move", pawn=action["pawn"], to=action["to"])
+        else:
+            await table.do(user, "jump", pawn=action["pawn"], path=" ".join(action["path"]))
+    state = await table.state()
+    jumper, caller = table.users[GAME.to_act(state)[0]], table.users[state.last_mover]
+    board = table.board()
+    pawns = next(c for c in walk(board.components) if c.get("custom_id", "").endswith(":pawn"))
+    shown = await fake_discord.select(jumper, board, pawns["custom_id"], [f"pawn.{pawn}"])
+    assert shown.ephemeral and "where to?" in shown.response.content
+    reply = shown.response
+    destinations = next(c for c in walk(reply.components) if c.get("options"))
+    line_move = next(o["value"] for o in destinations["options"] if o["value"].startswith("move."))
+
+    called = await table.press(caller, table.board(), "Call Jump!")
+    assert not called.ephemeral, called.response.content
+    session = await table.session()
+    refused = await fake_discord.select(jumper, reply, destinations["custom_id"], [line_move])
+    told = refused.text
+    assert refused.ephemeral and f"{caller.name} called Jump: you must jump this turn" in told, told
+    assert "latest table's buttons and menus" in told and "not offered" not in told, told
+    assert (await table.session()).version == session.version, "nothing changed"

@@ -170,7 +170,7 @@ async def test_a_button_from_before_a_restart_still_works(fake_discord: FakeDisc
             assert not pressed.ephemeral, pressed.response.content
             after = table(fake_discord, channel).embed["footer"]["text"]
             number_before = int(footer_before.rsplit(" ", 1)[1])
-            assert after.endswith(f"move {number_before + 1}"), "the game went on from the same state"
+            assert after.endswith(f"update {number_before + 1}"), "the game went on from the same state"
             await play_to_the_end(fake_discord, channel, [alice, bob])
     finally:
         await stop(second)

@@ -52,18 +52,18 @@ async def test_a_panel_follows_its_owners_bones_face_up_included_and_says_the_ta
     session = await parlor.host.last_session_in(str(channel.id))
     now = parlor.host.view_for(session, str(bob.id))
     shown = panel(fake, bob)
-    assert f"as of move {session.version}. {UPDATED}" in shown.content
+    assert f"as of update {session.version}. {UPDATED}" in shown.content
     picture = shown.attachment("your-view.png")
     assert picture.data == FRONTEND.draw_private(now, image_names(session), str(bob.id)), "his view as it is now"
     assert f"bob (blue square, you): {own_words(now, str(bob.id))} ·" in picture.description, picture.description
 
     hers = panel(fake, alice)
-    assert f"as of move {session.version}." in hers.content, "her own face up changed too"
+    assert f"as of update {session.version}." in hers.content, "her own face up changed too"
     edits, content = hers.edits, hers.content
     await draw_and_place(fake, bob, channel)
     assert (panel(fake, alice).edits, panel(fake, alice).content) == (edits, content), "nothing she follows changed"
     session = await parlor.host.last_session_in(str(channel.id))
-    assert f"as of move {session.version}." in panel(fake, bob).content, "his own face in changed"
+    assert f"as of update {session.version}." in panel(fake, bob).content, "his own face in changed"
 
 
 async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: FakeDiscord, parlor):

@@ -74,7 +74,7 @@ async def test_two_processes_on_one_postgres_share_the_work_and_survive_a_kill(
         assert west_session is not None
         assert len(await store.moves(west_session.id)) == 6, "no acknowledged move was lost"
         footer = latest_board(fake, west_games).embed["footer"]["text"]
-        assert footer.endswith(f"move {west_session.version}")
+        assert footer.endswith(f"update {west_session.version}")
 
         # While it is down, the other process goes on reminding its own guild only.
         reminded_west = len(reminders_in(fake, west_games))

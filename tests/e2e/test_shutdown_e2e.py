@@ -48,7 +48,7 @@ async def test_sigterm_lets_moves_in_flight_finish_and_show(fake_discord: FakeDi
     for channel, result in zip(channels, results, strict=True):
         [shown] = tables(fake, channel)
         footer = shown.embed["footer"]["text"]
-        assert footer.endswith(f"move {versions[str(channel.id)]}"), "a committed move is on its table"
+        assert footer.endswith(f"update {versions[str(channel.id)]}"), "a committed move is on its table"
         if result.ephemeral:
             assert "restarting" in result.response.content, result.response.content
 

@@ -57,7 +57,7 @@ async def assert_table_shows_the_game(fake: FakeDiscord, bot: ParlorBot, channel
     session = await bot.host.last_session_in(str(channel.id))
     shown = tables(fake, channel)
     assert [game_number(m) for m in shown] == [session.id], "one table for the game"
-    assert shown[0].embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows every move"
+    assert shown[0].embed["footer"]["text"].endswith(f"update {session.version}"), "the table shows every move"
 
 
 async def restart_and_expect_one_table_up_to_date(fake: FakeDiscord, database: str, channel: FakeChannel) -> None:
@@ -68,7 +68,7 @@ async def restart_and_expect_one_table_up_to_date(fake: FakeDiscord, database: s
 
         def healed() -> bool:
             shown = tables(fake, channel)
-            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"move {session.version}")
+            return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith(f"update {session.version}")
 
         await fake.wait_for(healed, what="one table, up to date, after the restart")
         await assert_table_shows_the_game(fake, bot, channel)
@@ -183,7 +183,7 @@ async def test_a_crash_between_the_commit_and_the_table_is_healed_at_start_up(fa
         assert "Your move is saved" in rolled.response.content
         session = await first.host.last_session_in(str(channel.id))
         [table] = tables(fake, channel)
-        assert table.embed["footer"]["text"].endswith(f"move {session.version - 1}"), "the table is behind"
+        assert table.embed["footer"]["text"].endswith(f"update {session.version - 1}"), "the table is behind"
     finally:
         await first.close()
 
@@ -250,7 +250,7 @@ async def test_a_table_deleted_by_someone_else_is_posted_again_when_it_would_be_
     await parlor.tables.show(session_id)
     [posted] = tables(fake, channel)
     assert posted.id != deleted.id and posted.pinged == [], "posted anew, pinging nobody again"
-    assert posted.embed["footer"]["text"].endswith(f"move {session.version + 1}")
+    assert posted.embed["footer"]["text"].endswith(f"update {session.version + 1}")
 
 
 async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the_move_once(fake_discord: FakeDiscord,
@@ -271,7 +271,7 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
         await parlor.tables.show(session_id)  # the change's own table is on its way: wait for it
         session = await parlor.host.current(session_id)
         [shown] = tables(fake, channel)
-        assert shown.embed["footer"]["text"].endswith(f"move {session.version}"), "the table shows the game"
+        assert shown.embed["footer"]["text"].endswith(f"update {session.version}"), "the table shows the game"
         Image.open(io.BytesIO(shown.attachments[0].data)).verify()  # the whole picture, sent again
         assert [(m, status) for m, _, status, _ in fake.http_errors[errors_before:]] == [(method, 429)]
         assert fake.world.refusals == [], "the table's own request was the one refused"
@@ -320,7 +320,7 @@ async def test_moves_made_while_discord_holds_the_tables_request_are_shown_by_on
         assert not result.late and not result.thinking and not result.ephemeral
     await parlor.tables.show(session_id)
     [shown] = tables(fake, channel)
-    assert shown.embed["footer"]["text"].endswith("move 4"), "the table shows the last move"
+    assert shown.embed["footer"]["text"].endswith("update 4"), "the table shows the last move"
     updates = [(method, path) for method, path, _ in fake.world.requests[already:]
                if method in ("POST", "PATCH") and path.startswith(f"/api/v10/channels/{channel.id}/messages")]
     assert len(updates) == 2, f"the held table, then one update for the moves made meanwhile: {updates}"
@@ -342,7 +342,7 @@ async def test_a_table_discord_failed_to_show_catches_up_by_itself(fake_discord:
 
     def caught_up() -> bool:
         shown = tables(fake, channel)
-        return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith("move 2")
+        return len(shown) == 1 and shown[0].embed["footer"]["text"].endswith("update 2")
 
     await fake.wait_for(caught_up, what="the table to catch up with the roll by itself")
     assert fake.world.refusals == [] and [error[2] for error in fake.http_errors] == [503] * 3
@@ -433,7 +433,7 @@ async def test_a_slow_move_is_acknowledged_and_reaches_the_table_before_discord_
 
     def shown() -> bool:
         found = tables(fake, channel)
-        return len(found) == 1 and found[0].embed["footer"]["text"].endswith("move 2")
+        return len(found) == 1 and found[0].embed["footer"]["text"].endswith("update 2")
 
     await fake.wait_for(shown, what="the table to show the roll while the acknowledgement's answer is held")
     thinking = [r for r in fake.interactions.by_id.values() if r.thinking]
@@ -470,7 +470,7 @@ async def test_a_moves_table_is_written_while_its_commit_is_in_flight(fake_disco
         assert not result.ephemeral
         shown = tables(fake, channel)
         assert len(shown) == 1
-        assert shown[0].embed["footer"]["text"].endswith(f"move {session.version + 1}")
+        assert shown[0].embed["footer"]["text"].endswith(f"update {session.version + 1}")
     assert composed == []
 
 

@@ -153,7 +153,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         if await page.locator("#controls button").count():
             assert await page.locator("#controls :focus").count() == 1, "the keyboard's focus stays in the choices"
         discord_table = table(fake_discord, channel)
-        assert f"move {session.version + 1}" in discord_table.embeds[0]["footer"]["text"], "Discord follows"
+        assert f"update {session.version + 1}" in discord_table.embeds[0]["footer"]["text"], "Discord follows"
     assert session.status == "finished"
     final = latest_board(fake_discord, channel)
     assert "game is over" in final.content
@@ -211,7 +211,7 @@ async def test_a_johari_players_page_shows_his_bones_and_nobody_elses_does(fake_
     allow_now(session)
     for page in (spectator_page, actor_page, watcher_page):
         await wait_for_version(page, session.version)
-    assert f"move {session.version}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
+    assert f"update {session.version}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
 
     for who, recorder, page in ((str(actor.id), actor_rec, actor_page), (str(watcher.id), watcher_rec, watcher_page),
                                 ("spectator", spectator, spectator_page)):
@@ -318,7 +318,7 @@ async def test_a_player_places_his_pawns_step_by_step_on_his_page(fake_discord, 
     await page.locator("#done:not(:empty)").wait_for()
     assert await page.inner_text("#error") == ""
     await wait_for_version(page, session.version + 1)
-    assert f"move {session.version + 1}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
+    assert f"update {session.version + 1}" in table(fake_discord, channel).embeds[0]["footer"]["text"]
     placed = parlor.host.public_view(await parlor.host.session(session.id))
     pawns = next(player["pawns"] for player in placed["players"] if player["id"] == str(placer.id))
     assert [pawns[n][0] for n in ("3", "1", "5", "2", "4")] == list("abcde"), "placed in the order chosen"

@@ -21,7 +21,7 @@ from tests.postgres_server import free_port
 URL = re.compile(r"https?://\S+")
 
 
-def footer_move(fake: FakeDiscord, channel) -> int:
+def footer_update(fake: FakeDiscord, channel) -> int:
     return int(table(fake, channel).embeds[0]["footer"]["text"].rsplit(" ", 1)[1])
 
 
@@ -45,7 +45,7 @@ async def test_each_shard_process_serves_the_web_pages_of_any_game(fake_discord:
 
         _, watching = await Recorder.open(browser, elsewhere + public.split(str(ports[0]), 1)[1])
         _, playing = await Recorder.open(browser, elsewhere + personal.split(str(ports[0]), 1)[1])
-        version = footer_move(fake, games)
+        version = footer_update(fake, games)
         await wait_for_version(watching, version)
 
         board = table(fake, games)
@@ -56,14 +56,14 @@ async def test_each_shard_process_serves_the_web_pages_of_any_game(fake_discord:
         await playing.get_by_role("button", name="Roll").click()  # on the page, shard 1's process
         await playing.locator("#done:not(:empty)").wait_for()
         await wait_for_version(watching, version + 2)
-        assert footer_move(fake, games) == version + 2, "the Discord table follows a move made on the other process"
+        assert footer_update(fake, games) == version + 2, "the Discord table follows a move made on the other process"
 
         board = table(fake, games)  # then Discord again, on shard 0's process, whose table record is older
         mover = player_to_act(board, [alice, bob])
         move = next(b for b in board.buttons() if b.get("custom_id", "").startswith("parlor:act:"))
         await fake.click(mover, board, move["custom_id"])  # Roll, or Keep after a six
         await wait_for_version(watching, version + 3)
-        await fake.wait_for(lambda: footer_move(fake, games) == version + 3, timeout=10)
+        await fake.wait_for(lambda: footer_update(fake, games) == version + 3, timeout=10)
         assert len(tables(fake, games)) == 1, "one table for the game, whichever process updated it last"
     finally:
         for process in processes.values():

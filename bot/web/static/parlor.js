@@ -12,14 +12,27 @@
   // one (anyone's move, from a page or from Discord), that answer no longer describes the table and goes.
   let answered = null;
 
+  // A punctuation mark after a backslash is shown as written, as Discord shows it (names come so: bot.web.page_text).
+  const ESCAPABLE = /[!-\/:-@[-`{-~]/;
+
   function rich(element, text) {
-    // Discord's **bold** as <strong>, everything else as plain text.
+    // Discord's **bold** as <strong>, an escaped mark as written, everything else as plain text.
     element.replaceChildren();
-    String(text || "").split(/\*\*/).forEach((part, index) => {
-      if (!part) return;
-      if (index % 2) { const strong = document.createElement("strong"); strong.textContent = part; element.append(strong); }
-      else element.append(document.createTextNode(part));
-    });
+    const source = String(text || "");
+    let bold = false;
+    let run = "";
+    const flush = () => {
+      if (!run) return;
+      if (bold) { const strong = document.createElement("strong"); strong.textContent = run; element.append(strong); }
+      else element.append(document.createTextNode(run));
+      run = "";
+    };
+    for (let at = 0; at < source.length; at += 1) {
+      if (source[at] === "\\" && ESCAPABLE.test(source[at + 1] || "")) { at += 1; run += source[at]; }
+      else if (source.startsWith("**", at)) { flush(); bold = !bold; at += 1; }
+      else run += source[at];
+    }
+    flush();
   }
 
   function list(element, lines) {
