@@ -24,7 +24,7 @@ from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.presses import declared
-from bot.replies import image_names, lobby_message, narration, state_words, text_names, turn_line
+from bot.replies import board_content, image_names, lobby_message, narration, state_words, text_names
 from bot.store import SessionRecord
 from bot.table import headline
 from bot.web.move_log import MoveLogs
@@ -82,7 +82,8 @@ class Pages:
             return page
         view = self.host.public_view(session)
         page.update(
-            turn=_plain(turn_line(session, view), names),
+            # The table message's words: whose turn it is, and what others may do now (call Jump!).
+            turn=_plain(board_content(session, view) or "", names),
             # An abandoned table's headline points to its New game button, which a page does not have.
             headline=_plain(headline(session) or "", names) if session.status != "abandoned" else "",
             narration=[_plain(line, names) for line in narration(session, session.turn_events, text_names(session))],
