@@ -365,3 +365,27 @@ async def test_a_menu_options_description_is_shown_under_its_label(fake_discord,
     pawn = page.get_by_role("button", name=re.compile(r"^Pawn \d on [a-f]\d$")).first
     hint = await pawn.locator(".hint").inner_text()
     assert re.search(r"\d (move|jump)", hint) and hint == await pawn.get_attribute("title")
+
+
+async def test_discords_code_marks_show_as_code_not_as_backticks(fake_discord, parlor, browser):  # noqa: F811
+    """A finished Follow the Arrow game's words end "`/game rematch` starts the next game of the match": the page
+    shows the command as code, as Discord does, not with its backticks."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    for _ in range(400):
+        if session.status != "active":
+            break
+        player = host.to_act(session)[0]
+        outcome = await host.act(session.id, player, host.legal_actions(session, player)[-1])
+        session = outcome.session
+    assert session.status == "finished"
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, alice, channel))[0])
+    await wait_for_version(page, session.version)
+    words = page.locator("#board-text")
+    assert "`" not in await words.inner_text()
+    assert await words.locator("code").all_inner_texts() == ["/game rematch"]

@@ -13,12 +13,22 @@
   let answered = null;
 
   function rich(element, text) {
-    // Discord's **bold** as <strong>, everything else as plain text.
+    // Discord's **bold** as <strong> and `code` as <code> (a command to type), everything else as plain text.
     element.replaceChildren();
     String(text || "").split(/\*\*/).forEach((part, index) => {
       if (!part) return;
-      if (index % 2) { const strong = document.createElement("strong"); strong.textContent = part; element.append(strong); }
-      else element.append(document.createTextNode(part));
+      const into = index % 2 ? element.appendChild(document.createElement("strong")) : element;
+      code(into, part);
+    });
+  }
+
+  function code(element, text) {
+    const pieces = text.split("`");
+    if (pieces.length % 2 === 0) { element.append(document.createTextNode(text)); return; }  // a lone backtick
+    pieces.forEach((piece, index) => {
+      if (!piece) return;
+      if (index % 2) { const mark = document.createElement("code"); mark.textContent = piece; element.append(mark); }
+      else element.append(document.createTextNode(piece));
     });
   }
 
