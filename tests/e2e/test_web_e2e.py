@@ -423,3 +423,23 @@ async def test_an_offer_typed_wrong_on_a_page_is_refused_in_the_pages_words(fake
     await page.get_by_role("button", name="Send").click()
     await wait_for_version(page, session.version + 1)
     assert "offers" in await page.inner_text("#narration")
+
+
+async def test_a_refused_links_words_show_the_command_as_code(fake_discord, parlor, browser):  # noqa: F811
+    """"Ask for a new one with `/game web`": a page refused on opening, and an open page refused when its link is
+    replaced, show the command as code, not with Discord's backticks."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    session = await parlor.host.last_session_in(str(channel.id))
+    _, personal = await links_for(fake_discord, alice, channel)
+    _, open_page = await Recorder.open(browser, personal)
+    await wait_for_version(open_page, session.version)
+    await links_for(fake_discord, alice, channel)  # replaces the first link
+    _, opened = await Recorder.open(browser, personal)
+    for page in (open_page, opened):
+        refusal = page.locator("#refusal")
+        await refusal.wait_for(state="visible")
+        assert "replaced by a newer one" in await refusal.inner_text()
+        assert "`" not in await refusal.inner_text()
+        assert await refusal.locator("code").all_inner_texts() == ["/game web"]

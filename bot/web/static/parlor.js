@@ -242,13 +242,13 @@
     }
   }
 
-  if (!$("refusal").hidden) { $("connection").textContent = ""; return; }
+  if (!$("refusal").hidden) { rich($("refusal"), $("refusal").textContent); $("connection").textContent = ""; return; }
   const stream = new EventSource(`${base}/events`);
   stream.addEventListener("state", (event) => { draw(JSON.parse(event.data)); $("connection").textContent = "Live: this page follows the game."; });
   function refused(message) {
     stream.close();
     const refusal = $("refusal");
-    refusal.textContent = message;
+    rich(refusal, message);
     refusal.hidden = false;
     $("choices").hidden = true; $("you").hidden = true;
     $("connection").textContent = "Not live: this page no longer follows the game.";
