@@ -187,6 +187,17 @@ class Form:
 Component = ActionButton | Select | Form
 
 
+class AnswerRefused(IllegalMove):
+    """A form's answer the game cannot read. Discord's form closes when sent, so the message says to open it
+    again (`form_label`); a web page's form stays open with the answer in it, so a page says `problem` and
+    `how` alone (bot.web.server)."""
+
+    def __init__(self, problem: str, how: str, form_label: str, command: str) -> None:
+        super().__init__(f"{problem}: press **{form_label}** again and {how} (or use `{command}`).")
+        self.problem = problem
+        self.how = how
+
+
 def form_answers(form: Form, values: Mapping[str, str]) -> dict[str, str]:
     """The form's own fields from `values`, each within its length: Discord's modal enforces them, a web page's
     request (or a forged one) is checked here, before any frontend reads an answer."""

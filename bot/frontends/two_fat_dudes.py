@@ -21,7 +21,19 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.frontend import ActionButton, Component, Events, Field, Form, Frontend, Legal, Names, display_name, points_text
+from bot.frontend import (
+    ActionButton,
+    AnswerRefused,
+    Component,
+    Events,
+    Field,
+    Form,
+    Frontend,
+    Legal,
+    Names,
+    display_name,
+    points_text,
+)
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
 from games.two_fat_dudes import TRACK
@@ -62,8 +74,8 @@ def amount_from_text(kind: str, text: str) -> dict:
     """The offer or counter-offer typed into its form: digits only, so "12", not "12 points" or "-3"."""
     typed = text.strip()
     if not typed.isdecimal() or not typed.isascii():
-        raise IllegalMove(f"“{typed}” is not a whole number of points: press **{kind.title()}…** again and "
-                          f"type digits only, e.g. 12 (or use `/negotiate {kind} points:`).")
+        raise AnswerRefused(f"“{typed}” is not a whole number of points", "type digits only, e.g. 12",
+                            _form_label(kind), f"/negotiate {kind} points:")
     return {"type": kind, "points": int(typed)}
 
 
@@ -72,8 +84,12 @@ def counter_from_text(text: str) -> dict:
     return amount_from_text("counter", text)
 
 
+def _form_label(kind: str) -> str:
+    return f"{kind.title()}…"
+
+
 def _amount_form(kind: str, players: tuple[str, ...], placeholder: str) -> Form:
-    return Form(f"{kind.title()}…", kind, FORM_TITLES[kind],
+    return Form(_form_label(kind), kind, FORM_TITLES[kind],
                 (Field("points", "Points (a whole number, 0 or more)", placeholder, 1, 9),), players)
 
 

@@ -1,4 +1,4 @@
-"""Text for a web page, as its script (static/parlor.js `rich`) draws it: Discord's **bold**, and a
+"""Text for a web page, as its script (static/parlor.js `rich`) draws it: Discord's **bold** and `code`, and a
 backslash before a punctuation mark showing that mark as written (Discord's own escape); nothing else.
 
 A page takes the table's Discord text as it is, escapes included, with each mention replaced by the
@@ -16,8 +16,8 @@ from bot.components import named
 from games.record import with_names
 
 LONG_TEXT = 100_000
-_MARKS = re.compile(r"([\\*])")
-"""What the page's script reads as markup: `**` and a backslash (each escaped, the script needs no more)."""
+_MARKS = re.compile(r"([\\*`])")
+"""What the page's script reads as markup: `**`, a backtick and a backslash (each escaped, the script needs no more)."""
 
 
 def page_escaped(name: str) -> str:

@@ -23,7 +23,15 @@ from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.frontends import frontend_for
 from bot.host import Host
 from bot.presses import declared
-from bot.replies import ended_view, image_names, lobby_message, narration, state_words, text_names, turn_line
+from bot.replies import (
+    board_content,
+    ended_view,
+    image_names,
+    lobby_message,
+    narration,
+    state_words,
+    text_names,
+)
 from bot.store import SessionRecord
 from bot.table import headline
 from bot.web.move_log import MoveLogs
@@ -79,7 +87,8 @@ class Pages:
             return page
         view = self.host.public_view(session)
         page.update(
-            turn=page_text(turn_line(session, view), names),
+            # The table message's words: whose turn it is, and what others may do now (call Jump!).
+            turn=page_text(board_content(session, view) or "", names),
             # An abandoned table's headline points to its New game button, which a page does not have.
             headline=page_text(headline(session) or "", names) if session.status != "abandoned" else "",
             narration=[page_text(line, names)

@@ -27,6 +27,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.actions import APOLOGY
+from bot.frontend import AnswerRefused
 from bot.gate import RESTARTING, Gate
 from bot.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.storage_errors import StorageError
@@ -41,6 +42,14 @@ from games.core import IllegalMove
 PAGE_WORDS = {STALE_BUTTON: "The game moved on since this page showed that choice: the choices shown now are "
                             "the current ones."}
 """Refusals that speak of Discord's messages and commands, as a page says them."""
+
+
+def page_words(refusal: UserError | IllegalMove) -> str:
+    """A refusal as a page says it: a form's answer it cannot read is corrected in the page's form, which stays
+    open (Discord's closes: its words say to open it again)."""
+    if isinstance(refusal, AnswerRefused):
+        return f"{refusal.problem}: {refusal.how}, and press **Send** again."
+    return PAGE_WORDS.get(refusal.message, refusal.message)
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +239,7 @@ class WebServer:
             try:
                 answer = await press(self.host, session, granted.player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
-                said = PAGE_WORDS.get(refusal.message, refusal.message)
+                said = page_words(refusal)
                 # The version judged: the page keeps the refusal on screen until the game moves past it.
                 named = {seat.id: seat.name for seat in session.players}
                 return _json({"error": page_refusal(said, named), "version": session.version}, status=409)

@@ -183,3 +183,23 @@ async def test_a_page_shows_the_tables_dice_line_and_no_button_it_lacks(host):
     page = await pages.public(abandoned, "/b")
     assert abandoned.dice_seed in page["dice"] and page["headline"] == ""
     assert page["turn"] == "This game was abandoned."
+
+
+async def test_a_page_says_who_may_call_jump_as_the_tables_message_does(host):
+    """The table's message says to the last mover "your opponent can jump: press Call Jump!"; the page's turn
+    line says it too, so his page does not only say that it is the other's turn."""
+    await host.open_lobby(guild_id="1", channel_id="50", slug="follow-the-arrow", creator=ALICE)
+    _, began = await host.join("50", BOB)
+    session, rng = began.session, random.Random(5)
+    for _ in range(400):
+        view = host.public_view(session)
+        if view.get("jump_callable"):
+            break
+        player = host.to_act(session)[0]
+        moves = [a for a in host.legal_actions(session, player) if a["type"] != "call_jump"]
+        await host.act(session.id, player, rng.choice(moves))
+        session = await host.session(session.id)
+    assert view.get("jump_callable"), "the random game reached a callable jump"
+    caller = session.name_of(view["last_mover"])
+    page = await Pages(host).public(session, "/b")
+    assert f"{caller}: your opponent can jump: press Call Jump!" in page["turn"].replace("**", "")

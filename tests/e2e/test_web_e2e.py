@@ -365,3 +365,81 @@ async def test_a_menu_options_description_is_shown_under_its_label(fake_discord,
     pawn = page.get_by_role("button", name=re.compile(r"^Pawn \d on [a-f]\d$")).first
     hint = await pawn.locator(".hint").inner_text()
     assert re.search(r"\d (move|jump)", hint) and hint == await pawn.get_attribute("title")
+
+
+async def test_discords_code_marks_show_as_code_not_as_backticks(fake_discord, parlor, browser):  # noqa: F811
+    """A finished Follow the Arrow game's words end "`/game rematch` starts the next game of the match": the page
+    shows the command as code, as Discord does, not with its backticks."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="follow-the-arrow", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    for _ in range(400):
+        if session.status != "active":
+            break
+        player = host.to_act(session)[0]
+        outcome = await host.act(session.id, player, host.legal_actions(session, player)[-1])
+        session = outcome.session
+    assert session.status == "finished"
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, alice, channel))[0])
+    await wait_for_version(page, session.version)
+    words = page.locator("#board-text")
+    assert "`" not in await words.inner_text()
+    assert await words.locator("code").all_inner_texts() == ["/game rematch"]
+
+
+async def test_an_offer_typed_wrong_on_a_page_is_refused_in_the_pages_words(fake_discord, parlor, browser):  # noqa: F811
+    """Discord's Offer… form closes when sent, so its refusal says to press Offer… again; a page's form stays open
+    with the answer in it and has no Offer… button: its refusal says to correct the answer and send it again."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    users = {str(alice.id): alice, str(bob.id): bob}
+    channel = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=channel, game="two-fat-dudes", opponent=bob)
+    lobby = table(fake_discord, channel)
+    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    for _ in range(200):
+        view = host.public_view(session)
+        if view["phase"] == "encounter":
+            break
+        action = {"type": "edge", "choice": "retreat"} if view["phase"] == "edge" else {"type": "roll"}
+        session = (await host.act(session.id, view["to_act"][0], action)).session
+    assert view["phase"] == "encounter"
+    offerer = users[view["to_act"][0]]
+    _, page = await Recorder.open(browser, (await links_for(fake_discord, offerer, channel))[1])
+    await wait_for_version(page, session.version)
+    points = page.get_by_role("textbox", name="Points")
+    await points.fill("12 points")
+    await page.get_by_role("button", name="Send").click()
+    await page.locator("#error:not(:empty)").wait_for()
+    assert await page.inner_text("#error") == (
+        "“12 points” is not a whole number of points: type digits only, e.g. 12, and press Send again.")
+    assert (await host.session(session.id)).version == session.version
+    await points.fill("12")
+    await page.get_by_role("button", name="Send").click()
+    await wait_for_version(page, session.version + 1)
+    assert "offers" in await page.inner_text("#narration")
+
+
+async def test_a_refused_links_words_show_the_command_as_code(fake_discord, parlor, browser):  # noqa: F811
+    """"Ask for a new one with `/game web`": a page refused on opening, and an open page refused when its link is
+    replaced, show the command as code, not with Discord's backticks."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    session = await parlor.host.last_session_in(str(channel.id))
+    _, personal = await links_for(fake_discord, alice, channel)
+    _, open_page = await Recorder.open(browser, personal)
+    await wait_for_version(open_page, session.version)
+    await links_for(fake_discord, alice, channel)  # replaces the first link
+    _, opened = await Recorder.open(browser, personal)
+    for page in (open_page, opened):
+        refusal = page.locator("#refusal")
+        await refusal.wait_for(state="visible")
+        assert "replaced by a newer one" in await refusal.inner_text()
+        assert "`" not in await refusal.inner_text()
+        assert await refusal.locator("code").all_inner_texts() == ["/game web"]

@@ -1,5 +1,6 @@
 """Names with markdown in them appear as written on the web pages, in a real headless Chromium
-(tests/e2e/browser.py): the page draws Discord's **bold**, so a name is escaped for it (bot.web.page_text)."""
+(tests/e2e/browser.py): the page draws Discord's **bold** and `code`, so a name is escaped for it
+(bot.web.page_text)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tests.e2e.test_john_henry_e2e import start_game
 from tests.e2e.test_web_e2e import links_for, parlor, press, wait_for_version  # noqa: F401
 from tests.fakediscord import FakeDiscord
 
-STARRED, STARS = "**bob**", "a*b*c"
+STARRED, STARS = "**bob**", "a*b*c`d`"
 
 
 async def test_names_with_markdown_appear_as_written_in_the_narration_the_log_and_an_answer(
@@ -31,3 +32,4 @@ async def test_names_with_markdown_appear_as_written_in_the_narration_the_log_an
     assert f"(you are {STARRED})" in await page.inner_text("h1")
     assert await page.locator("strong", has_text="bob").count() == 0, "no name is drawn bold"
     assert await page.locator("strong", has_text="b").count() == 0
+    assert await page.locator("code", has_text="d").count() == 0, "nor as code: the page shows `code` marks"

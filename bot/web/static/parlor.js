@@ -16,7 +16,8 @@
   const ESCAPABLE = /[!-\/:-@[-`{-~]/;
 
   function rich(element, text) {
-    // Discord's **bold** as <strong>, an escaped mark as written, everything else as plain text.
+    // Discord's **bold** as <strong>, `code` as <code> (a command to type), an escaped mark as written,
+    // everything else as plain text (a lone backtick too).
     element.replaceChildren();
     const source = String(text || "");
     let bold = false;
@@ -28,8 +29,16 @@
       run = "";
     };
     for (let at = 0; at < source.length; at += 1) {
+      const closing = source[at] === "`" ? source.indexOf("`", at + 1) : -1;
       if (source[at] === "\\" && ESCAPABLE.test(source[at + 1] || "")) { at += 1; run += source[at]; }
       else if (source.startsWith("**", at)) { flush(); bold = !bold; at += 1; }
+      else if (closing > at + 1) {
+        flush();
+        const mark = document.createElement("code");
+        mark.textContent = source.slice(at + 1, closing);
+        element.append(mark);
+        at = closing;
+      }
       else run += source[at];
     }
     flush();
@@ -245,13 +254,13 @@
     }
   }
 
-  if (!$("refusal").hidden) { $("connection").textContent = ""; return; }
+  if (!$("refusal").hidden) { rich($("refusal"), $("refusal").textContent); $("connection").textContent = ""; return; }
   const stream = new EventSource(`${base}/events`);
   stream.addEventListener("state", (event) => { draw(JSON.parse(event.data)); $("connection").textContent = "Live: this page follows the game."; });
   function refused(message) {
     stream.close();
     const refusal = $("refusal");
-    refusal.textContent = message;
+    rich(refusal, message);
     refusal.hidden = false;
     $("choices").hidden = true; $("you").hidden = true;
     $("connection").textContent = "Not live: this page no longer follows the game.";
