@@ -161,6 +161,7 @@ async def test_two_players_finish_a_john_henry_game_from_their_pages_while_the_d
         await wait_for_version(page, session.version)
         assert "game is over" in await page.inner_text("#turn")
         assert await page.locator("#controls button").count() == 0
+        assert "The game is over." in await page.inner_text("#controls"), "not a flat 'not running'"
         assert f"Dice seed, revealed: {session.dice_seed}" in await page.inner_text("#dice")
 
 

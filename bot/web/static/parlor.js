@@ -15,6 +15,14 @@
   // A punctuation mark after a backslash is shown as written, as Discord shows it (names come so: bot.web.page_text).
   const ESCAPABLE = /[!-\/:-@[-`{-~]/;
 
+  // Why a player's page offers no choice, by the game's status.
+  const NOTHING_TO_DO = {
+    active: "Nothing for you to do now.",
+    lobby: "The game has not begun yet.",
+    finished: "The game is over.",
+    abandoned: "The game was abandoned.",
+  };
+
   function rich(element, text) {
     // Discord's **bold** as <strong>, `code` as <code> (a command to type), an escaped mark as written,
     // everything else as plain text (a lone backtick too).
@@ -119,7 +127,7 @@
     }
     if (!choices.length) {
       const none = document.createElement("p");
-      none.textContent = current && current.status === "active" ? "Nothing for you to do now." : "The game is not running.";
+      none.textContent = NOTHING_TO_DO[current && current.status] || "The game is not running.";
       box.append(none);
     }
     // Buttons side by side in one row (as on the table); each menu and form in a group of its own.
