@@ -36,6 +36,7 @@ from bot.turn_clock import (
     no_wait,
     plan_wait,
 )
+from bot.user_text import name_as_written
 from games import get_game
 from games.core import (
     Game,
@@ -1070,8 +1071,8 @@ class Host:
 
     @staticmethod
     def humanize(session: SessionRecord, message: str) -> str:
-        """Engines name players by id; show their names instead."""
-        return with_names(message, {seat.id: seat.name for seat in session.players})
+        """Engines name players by id; show their names instead, as written (escaped for Discord's markdown)."""
+        return with_names(message, {seat.id: name_as_written(seat.name) for seat in session.players})
 
     # -- the audit -----------------------------------------------------------
 

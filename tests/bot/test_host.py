@@ -296,3 +296,16 @@ async def test_the_channels_last_session_passes_over_a_lobby_closed_empty(host):
     assert (await host.last_session_in(CHANNEL)).id == began.session.id, "the game that began, not the closed lobby"
     lobby = await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=CAROL)
     assert (await host.last_session_in(CHANNEL)).id == lobby.id, "an open lobby comes first"
+
+
+def test_an_engine_refusal_names_players_as_written_not_as_markdown():
+    """Engines name players by id; a refusal shows their names, escaped, so that `**bob**` is not drawn
+    bold in Discord (and the page's script, which reads Discord's escapes, shows it as written too)."""
+    from bot.store import Seat, SessionRecord
+
+    session = SessionRecord(id=7, guild_id="1", channel_id="2", slug="follow-the-arrow", status="active",
+                            creator="101", players=[Seat(id="101", name="a_b"), Seat(id="102", name="**bob**")],
+                            invited=[], options={}, setup_outcomes=None, state=None, version=3, result=None,
+                            end_reason=None, created_at=0.0, updated_at=0.0)
+    told = Host.humanize(session, "102 called Jump: you must jump this turn (use /jump). It is 101's turn.")
+    assert told == r"\*\*bob\*\* called Jump: you must jump this turn (use /jump). It is a\_b's turn."
