@@ -59,6 +59,7 @@ ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here
              "this channel's game, or the slash commands.")
 ABANDON_WHO = "(Its players, or members with Manage Channels, may `/game abandon` it.)"
 """Who may end an open game early: said to anyone told a game stands in his way, who may not be one of them."""
+SEATS_SAVED = "the seats left are saved for the invited players"
 NO_GAME_YET = "No game has been played in this channel yet. Start one with `/game start`."
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
@@ -525,7 +526,7 @@ class Host:
             if player not in session.player_ids:
                 raise UserError("You are not in this lobby.")
             players = [seat for seat in session.players if seat.id != player]
-            if not players:
+            if all(seat.ai for seat in players):  # the AI never begins a game, nor could anyone else abandon it
                 return await self._write(session, players=players, status="abandoned", end_reason="empty lobby")
             return await self._write(session, players=players)
 
@@ -539,13 +540,18 @@ class Host:
                 raise UserError(f"{game.title} has already begun.")
             if player not in session.player_ids:
                 raise UserError("Only a player in the lobby can begin the game. `/game join` first.")
-            if session.creator in session.player_ids and player != session.creator:
-                raise UserError(f"Only {session.name_of(session.creator)}, who opened this lobby, can begin "
-                                f"the game; it also begins by itself when {game.max_players} have joined.")
+            self._require_may_begin(session, game, player)
             if len(session.players) < game.min_players:
                 raise UserError(f"{game.title} needs at least {game.min_players} players; "
                                 f"{len(session.players)} joined so far.")
             return await self._begin_locked(session, actor=player)
+
+    @staticmethod
+    def _require_may_begin(session: SessionRecord, game: Game, player: str) -> None:
+        """Beginning a lobby before it is full (`/game begin`, `/game fill`) is its creator's call while he is in it."""
+        if session.creator in session.player_ids and player != session.creator:
+            raise UserError(f"Only {session.name_of(session.creator)}, who opened this lobby, can begin "
+                            f"the game; it also begins by itself when {game.max_players} have joined.")
 
     async def _begin_locked(self, session: SessionRecord, actor: str, players: list[Seat] | None = None
                             ) -> MoveOutcome:
@@ -998,11 +1004,13 @@ class Host:
                 raise UserError(f"{game.title} has already begun here; the AI can play the next one.")
             if player not in session.player_ids:
                 raise UserError("Only a player in the lobby can seat the AI. `/game join` first.")
+            if fill:
+                self._require_may_begin(session, game, player)
             reserved = [user for user in session.invited if user not in session.player_ids]
             free = game.max_players - len(session.players) - len(reserved)
-            if free <= 0 and not fill:
+            if free <= 0 and (not fill or len(session.players) < game.min_players):
                 raise UserError(f"{game.title} has no free seat for the AI"
-                                f"{' (the others are saved for the invited players)' if reserved else ''}.")
+                                f"{f' ({SEATS_SAVED})' if reserved else ''}.")
             players = [*session.players, *new_ai_seats(session.players, max(free, 0) if fill else 1)]
             if fill or len(players) == game.max_players:
                 if len(players) < game.min_players:
