@@ -504,7 +504,8 @@ class Host:
                 raise UserError(f"{game.title} is full.")
             reserved = [user for user in session.invited if user not in session.player_ids]
             if seat.id not in reserved and free <= len(reserved):
-                raise UserError("The remaining seats are saved for the invited players.")
+                raise UserError(f"{SEATS_SAVED.capitalize()}: a seat opens if one of them declines with **Leave**. "
+                                "Meanwhile `/game start` opens a game in another channel.")
             players = [*session.players, seat]
             if len(players) == game.max_players:
                 # Seated and begun by one commit: a crash between the two would leave a full lobby

@@ -43,8 +43,10 @@ async def test_lobby_refuses_a_second_game_and_unknown_games(host):
 
 async def test_invited_opponent_has_the_seat(host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
-    with pytest.raises(UserError, match="saved for the invited"):
+    with pytest.raises(UserError, match="saved for the invited") as refused:
         await host.join(CHANNEL, CAROL)
+    assert "declines with **Leave**" in refused.value.message and "another channel" in refused.value.message, \
+        "Carol is told what to do instead"
     session, outcome = await host.join(CHANNEL, BOB)
     assert outcome is not None and session.player_ids == [ALICE.id, BOB.id]
 
