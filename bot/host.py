@@ -156,18 +156,25 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     return recorded
 
 
-def not_begun(session: SessionRecord) -> str:
+def not_begun(session: SessionRecord, player: str | None = None) -> str:
     """What a lobby waits for, for anyone who tries to play in it: only its creator begins it early.
 
     An invited player is told to join, never to `/game begin` (issue 21): a lobby that seats as many as
-    the game takes begins by itself, and only the one who opened it may begin it before."""
+    the game takes begins by itself, and only the one who opened it may begin it before. A player who has
+    joined is not told to join again: he is told who begins it, himself when he may."""
     game = get_game(session.slug)
-    join = "press **Join** (or `/game join`)"
+    seated = player in session.player_ids
+    join = "you have joined" if seated else "press **Join** (or `/game join`)"
     if game.min_players == game.max_players:
         return f"{join}; it begins by itself once {game.max_players} have joined."
-    creator = session.name_of(session.creator) if session.creator in session.player_ids else "a player"
-    return (f"{join}; {creator} begins it with **Begin** once {game.min_players} have joined, and it begins "
-            f"by itself once {game.max_players} have.")
+    if seated and (player == session.creator or session.creator not in session.player_ids):
+        starter = "you begin it with **Begin** (or `/game begin`)"
+    elif session.creator in session.player_ids:
+        starter = f"{session.name_of(session.creator)} begins it with **Begin**"
+    else:
+        starter = "a player begins it with **Begin**"
+    return (f"{join}; {starter} once {game.min_players} have joined, and it begins by itself once "
+            f"{game.max_players} have.")
 
 
 def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
@@ -437,7 +444,7 @@ class Host:
             self._forget(session.id)
             session = await self.session(session.id)
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if expected_version != session.version and not await self._still_offered(session, game, player,
                                                                                  expected_version):
             raise UserError(STALE_BUTTON)
@@ -707,7 +714,7 @@ class Host:
                           expected_version: int | None, by_ai: bool = False) -> MoveOutcome:
         session_id = session.id
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if expected_version is not None:
             session = await self.require_current(session, expected_version, player)
         self._require_seat_player(session, player, by_ai)
@@ -824,7 +831,7 @@ class Host:
         Any chance the engine draws here is thrown away, so preview only actions that use none.
         """
         game = get_game(session.slug)
-        self._require_playable(session, game, expected_version)
+        self._require_playable(session, game, expected_version, player=player)
         try:
             _, events = game.apply(self.state_of(session), player, dict(action),
                                    SeededRandomness(self._seed_source()))
@@ -836,10 +843,12 @@ class Host:
         session = await self.open_session(channel_id)
         return await self.act(session.id, player, action)
 
-    def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None) -> None:
-        """Refuse a game that has not begun or is over, or a button drawn for an earlier version."""
+    def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None, *,
+                          player: str | None = None) -> None:
+        """Refuse a game that has not begun or is over (telling `player` what the lobby waits for), or a button
+        drawn for an earlier version."""
         if session.status == "lobby":
-            raise UserError(f"{game.title} has not begun yet: {not_begun(session)}")
+            raise UserError(f"{game.title} has not begun yet: {not_begun(session, player)}")
         if session.status in ("finished", "abandoned"):
             raise UserError(self._ended_words(session))
         if expected_version is not None and expected_version != session.version:
@@ -855,7 +864,7 @@ class Host:
         async with self._lock(session_id):
             session = await self.session(session_id)
             game = get_game(session.slug)
-            self._require_playable(session, game, expected_version)
+            self._require_playable(session, game, expected_version, player=player)
             if player not in session.player_ids:
                 raise UserError("You are not playing in this game.")
             self._require_seat_player(session, player, by_ai=False)
@@ -973,7 +982,7 @@ class Host:
     async def _idle_past_clock(self, session: SessionRecord, player: str, verb: str) -> list[str]:
         """The players whose turn clock has run out, if `player` (one of the others) may claim or substitute."""
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if player not in session.player_ids:
             raise UserError(f"Only the game's players can {verb} here.")
         idle = [p for p in self.to_act(session) if p not in session.ai_played]
@@ -1037,7 +1046,7 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
-            self._require_playable(session, get_game(session.slug))
+            self._require_playable(session, get_game(session.slug), player=player)
             seat = next((seat for seat in session.players if seat.id == player), None)
             if seat is None or not seat.stand_in:
                 raise UserError("The AI is not playing for you in this game, so there is no seat to take back.")
