@@ -527,6 +527,8 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
+            if session.status != "lobby" and player not in session.player_ids:
+                raise UserError("You are not playing in this game, so there is nothing to leave.")
             if session.status != "lobby":
                 raise UserError("The game has begun: to stop it, use `/game abandon`.")
             if player not in session.player_ids and player in session.invited:

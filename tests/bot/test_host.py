@@ -72,6 +72,17 @@ async def test_join_twice_and_leave(host):
     assert "/game begin" not in refused.value.message
 
 
+async def test_leaving_a_game_that_has_begun(host):
+    """Its players are pointed to `/game abandon`; Carol, who is not playing, was pointed there too, where she
+    would be refused."""
+    await start_john_henry(host)
+    with pytest.raises(UserError, match="/game abandon"):
+        await host.leave(CHANNEL, ALICE.id)
+    with pytest.raises(UserError, match="You are not playing in this game") as refused:
+        await host.leave(CHANNEL, CAROL.id)
+    assert "abandon" not in refused.value.message
+
+
 async def test_after_a_game_ends_a_move_says_it_is_over_and_how_to_start_another(host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     _, began = await host.join(CHANNEL, BOB)
