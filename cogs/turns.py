@@ -145,9 +145,11 @@ class Turns(commands.Cog):
             periods = await host.periods_for(guild_id)
         text = (f"Reminders every {periods.reminder_hours:g} h; the others may `/game claim` after "
                 f"{periods.turn_clock_hours:g} h.")
-        if changing:
+        if reminder_hours is not None:
+            text = f"Saved. {text} Running games use it at once: each one's next reminder follows the new period."
+        elif turn_clock_hours is not None:
             text = (f"Saved. {text} Running games use it at once: a game already waiting longer than the new "
-                    "clock may be claimed now, and its next reminder follows the new period.")
+                    "clock may be claimed now.")
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won on this server (private; Share posts it)")
