@@ -85,6 +85,16 @@ async def test_a_player_in_the_lobby_is_not_told_to_join_it(fake_discord: FakeDi
     assert "you begin it with **Begin**" in early.content, "once alice has left, any player in it begins"
 
 
+async def test_inviting_yourself_is_refused(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """`opponent:` naming herself opened Alice's lobby as if she had invited nobody, without a word."""
+    alice = fake_discord.create_user("alice")
+    channel = fake_discord.create_channel("henry")
+    refused = await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=alice)
+    assert refused.ephemeral and "can't be your own opponent" in (await reply(refused)).content
+    assert fake_discord.messages(channel) == [], "no lobby opened"
+    assert await parlor.host.store.open_session_in(str(channel.id)) is None
+
+
 async def alices_turn(parlor: ParlorBot, channel, alice):
     for _ in range(40):
         await parlor.ai.idle()
