@@ -35,6 +35,11 @@ MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The largest record file `/game verify` reads (a long Crayon Rails game is well under 1 MB)."""
 
 
+def _not_over(session: SessionRecord) -> str:
+    """Why a game has no record yet: a lobby is not "still running" to the player who opened it."""
+    return "has not begun yet" if session.status == "lobby" else "is still running"
+
+
 async def finished_session(host: Host, channel_id: str, guild_id: str | None, number: int | None) -> SessionRecord:
     """The game a user named (this server's game `number`), else the channel's latest one over.
 
@@ -45,7 +50,7 @@ async def finished_session(host: Host, channel_id: str, guild_id: str | None, nu
     if number is None:
         session = await host.last_game_in(channel_id, over=True) or await host.last_session_in(channel_id)
         if session.status in ("lobby", "active"):
-            raise UserError(f"{game_label(session)} is still running and no earlier game of this channel has "
+            raise UserError(f"{game_label(session)} {_not_over(session)} and no earlier game of this channel has "
                             "ended. Its record holds the seed behind its dice, which stays secret until the "
                             "game ends: export or verify it once it is over.")
     else:
@@ -55,7 +60,7 @@ async def finished_session(host: Host, channel_id: str, guild_id: str | None, nu
         session = found
     label = game_label(session)
     if session.status in ("lobby", "active"):
-        raise UserError(f"{label} is still running. Its record holds the seed behind its dice, which stays "
+        raise UserError(f"{label} {_not_over(session)}. Its record holds the seed behind its dice, which stays "
                         "secret until the game ends: export or verify it once it is over.")
     if why := why_no_record(session):
         raise UserError(f"{label} {why}, so it has no record.")

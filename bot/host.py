@@ -60,6 +60,7 @@ ELSEWHERE = ("That belongs to a game in another channel, so it does nothing here
              "this channel's game, or the slash commands.")
 ABANDON_WHO = "(Its players, or members with Manage Channels, may `/game abandon` it.)"
 """Who may end an open game early: said to anyone told a game stands in his way, who may not be one of them."""
+SEATS_SAVED = "the seats left are saved for the invited players"
 NO_GAME_YET = "No game has been played in this channel yet. Start one with `/game start`."
 STATE_CACHE_SIZE = 2048
 """Sessions (and parsed states) kept in memory; others are read back from the store when next used."""
@@ -156,18 +157,25 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     return recorded
 
 
-def not_begun(session: SessionRecord) -> str:
+def not_begun(session: SessionRecord, player: str | None = None) -> str:
     """What a lobby waits for, for anyone who tries to play in it: only its creator begins it early.
 
     An invited player is told to join, never to `/game begin` (issue 21): a lobby that seats as many as
-    the game takes begins by itself, and only the one who opened it may begin it before."""
+    the game takes begins by itself, and only the one who opened it may begin it before. A player who has
+    joined is not told to join again: he is told who begins it, himself when he may."""
     game = get_game(session.slug)
-    join = "press **Join** (or `/game join`)"
+    seated = player in session.player_ids
+    join = "you have joined" if seated else "press **Join** (or `/game join`)"
     if game.min_players == game.max_players:
         return f"{join}; it begins by itself once {game.max_players} have joined."
-    creator = session.name_of(session.creator) if session.creator in session.player_ids else "a player"
-    return (f"{join}; {creator} begins it with **Begin** once {game.min_players} have joined, and it begins "
-            f"by itself once {game.max_players} have.")
+    if seated and (player == session.creator or session.creator not in session.player_ids):
+        starter = "you begin it with **Begin** (or `/game begin`)"
+    elif session.creator in session.player_ids:
+        starter = f"{session.name_of(session.creator)} begins it with **Begin**"
+    else:
+        starter = "a player begins it with **Begin**"
+    return (f"{join}; {starter} once {game.min_players} have joined, and it begins by itself once "
+            f"{game.max_players} have.")
 
 
 def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
@@ -437,7 +445,7 @@ class Host:
             self._forget(session.id)
             session = await self.session(session.id)
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if expected_version != session.version and not await self._still_offered(session, game, player,
                                                                                  expected_version):
             raise UserError(STALE_BUTTON)
@@ -504,7 +512,8 @@ class Host:
                 raise UserError(f"{game.title} is full.")
             reserved = [user for user in session.invited if user not in session.player_ids]
             if seat.id not in reserved and free <= len(reserved):
-                raise UserError("The remaining seats are saved for the invited players.")
+                raise UserError(f"{SEATS_SAVED.capitalize()}: a seat opens if one of them declines with **Leave**. "
+                                "Meanwhile `/game start` opens a game in another channel.")
             players = [*session.players, seat]
             if len(players) == game.max_players:
                 # Seated and begun by one commit: a crash between the two would leave a full lobby
@@ -519,6 +528,8 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
+            if session.status != "lobby" and player not in session.player_ids:
+                raise UserError("You are not playing in this game, so there is nothing to leave.")
             if session.status != "lobby":
                 raise UserError("The game has begun: to stop it, use `/game abandon`.")
             if player not in session.player_ids and player in session.invited:
@@ -526,7 +537,7 @@ class Host:
             if player not in session.player_ids:
                 raise UserError("You are not in this lobby.")
             players = [seat for seat in session.players if seat.id != player]
-            if not players:
+            if all(seat.ai for seat in players):  # the AI never begins a game, nor could anyone else abandon it
                 return await self._write(session, players=players, status="abandoned", end_reason="empty lobby")
             return await self._write(session, players=players)
 
@@ -540,13 +551,18 @@ class Host:
                 raise UserError(f"{game.title} has already begun.")
             if player not in session.player_ids:
                 raise UserError("Only a player in the lobby can begin the game. `/game join` first.")
-            if session.creator in session.player_ids and player != session.creator:
-                raise UserError(f"Only {session.name_of(session.creator)}, who opened this lobby, can begin "
-                                f"the game; it also begins by itself when {game.max_players} have joined.")
+            self._require_may_begin(session, game, player)
             if len(session.players) < game.min_players:
                 raise UserError(f"{game.title} needs at least {game.min_players} players; "
                                 f"{len(session.players)} joined so far.")
             return await self._begin_locked(session, actor=player)
+
+    @staticmethod
+    def _require_may_begin(session: SessionRecord, game: Game, player: str) -> None:
+        """Beginning a lobby before it is full (`/game begin`, `/game fill`) is its creator's call while he is in it."""
+        if session.creator in session.player_ids and player != session.creator:
+            raise UserError(f"Only {session.name_of(session.creator)}, who opened this lobby, can begin "
+                            f"the game; it also begins by itself when {game.max_players} have joined.")
 
     async def _begin_locked(self, session: SessionRecord, actor: str, players: list[Seat] | None = None
                             ) -> MoveOutcome:
@@ -701,7 +717,7 @@ class Host:
                           expected_version: int | None, by_ai: bool = False) -> MoveOutcome:
         session_id = session.id
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if expected_version is not None:
             session = await self.require_current(session, expected_version, player)
         self._require_seat_player(session, player, by_ai)
@@ -818,7 +834,7 @@ class Host:
         Any chance the engine draws here is thrown away, so preview only actions that use none.
         """
         game = get_game(session.slug)
-        self._require_playable(session, game, expected_version)
+        self._require_playable(session, game, expected_version, player=player)
         try:
             _, events = game.apply(self.state_of(session), player, dict(action),
                                    SeededRandomness(self._seed_source()))
@@ -830,10 +846,12 @@ class Host:
         session = await self.open_session(channel_id)
         return await self.act(session.id, player, action)
 
-    def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None) -> None:
-        """Refuse a game that has not begun or is over, or a button drawn for an earlier version."""
+    def _require_playable(self, session: SessionRecord, game: Game, expected_version: int | None = None, *,
+                          player: str | None = None) -> None:
+        """Refuse a game that has not begun or is over (telling `player` what the lobby waits for), or a button
+        drawn for an earlier version."""
         if session.status == "lobby":
-            raise UserError(f"{game.title} has not begun yet: {not_begun(session)}")
+            raise UserError(f"{game.title} has not begun yet: {not_begun(session, player)}")
         if session.status in ("finished", "abandoned"):
             raise UserError(self._ended_words(session))
         if expected_version is not None and expected_version != session.version:
@@ -849,7 +867,7 @@ class Host:
         async with self._lock(session_id):
             session = await self.session(session_id)
             game = get_game(session.slug)
-            self._require_playable(session, game, expected_version)
+            self._require_playable(session, game, expected_version, player=player)
             if player not in session.player_ids:
                 raise UserError("You are not playing in this game.")
             self._require_seat_player(session, player, by_ai=False)
@@ -967,7 +985,7 @@ class Host:
     async def _idle_past_clock(self, session: SessionRecord, player: str, verb: str) -> list[str]:
         """The players whose turn clock has run out, if `player` (one of the others) may claim or substitute."""
         game = get_game(session.slug)
-        self._require_playable(session, game)
+        self._require_playable(session, game, player=player)
         if player not in session.player_ids:
             raise UserError(f"Only the game's players can {verb} here.")
         idle = [p for p in self.to_act(session) if p not in session.ai_played]
@@ -999,11 +1017,13 @@ class Host:
                 raise UserError(f"{game.title} has already begun here; the AI can play the next one.")
             if player not in session.player_ids:
                 raise UserError("Only a player in the lobby can seat the AI. `/game join` first.")
+            if fill:
+                self._require_may_begin(session, game, player)
             reserved = [user for user in session.invited if user not in session.player_ids]
             free = game.max_players - len(session.players) - len(reserved)
-            if free <= 0 and not fill:
+            if free <= 0 and (not fill or len(session.players) < game.min_players):
                 raise UserError(f"{game.title} has no free seat for the AI"
-                                f"{' (the others are saved for the invited players)' if reserved else ''}.")
+                                f"{f' ({SEATS_SAVED})' if reserved else ''}.")
             players = [*session.players, *new_ai_seats(session.players, max(free, 0) if fill else 1)]
             if fill or len(players) == game.max_players:
                 if len(players) < game.min_players:
@@ -1029,7 +1049,7 @@ class Host:
         session = await self.open_session(channel_id)
         async with self._lock(session.id):
             session = await self.session(session.id)
-            self._require_playable(session, get_game(session.slug))
+            self._require_playable(session, get_game(session.slug), player=player)
             seat = next((seat for seat in session.players if seat.id == player), None)
             if seat is None or not seat.stand_in:
                 raise UserError("The AI is not playing for you in this game, so there is no seat to take back.")

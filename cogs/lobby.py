@@ -60,6 +60,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             against_ai = opponent is not None and opponent.id == getattr(interaction.client.user, "id", None)
             if opponent is not None and opponent.bot and not against_ai:
                 raise UserError("Bots can't play; invite a person, or me (@Parlor) to play against the AI.")
+            if opponent is not None and opponent.id == interaction.user.id:
+                raise UserError("You can't be your own opponent: name someone else in `opponent:`, or leave it "
+                                "out and anyone may join.")
             invited = [str(opponent.id)] if opponent is not None and not against_ai else []
             host = host_of(interaction)
             session = await host.open_lobby(guild_id=str(interaction.guild_id),

@@ -88,6 +88,38 @@ async def test_seating_the_ai_is_refused_where_it_makes_no_sense(host):
         await host.seat_ai(CHANNEL, CAROL.id)
 
 
+async def test_only_the_lobbys_creator_fills_it_and_begins(host):
+    """`/game fill` begins the game, and beginning early is the creator's call (`/game begin`): Bob, who joined
+    Alice's lobby, began it with the AI in every free seat before she had her players."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE)
+    await host.join(CHANNEL, BOB)
+    with pytest.raises(UserError, match="Only Alice, who opened this lobby, can begin the game"):
+        await host.seat_ai(CHANNEL, BOB.id, fill=True)
+    unchanged = await host.open_session(CHANNEL)
+    assert unchanged.status == "lobby" and unchanged.player_ids == [ALICE.id, BOB.id]
+    session, began = await host.seat_ai(CHANNEL, ALICE.id, fill=True)
+    assert began is not None and session.player_ids == [ALICE.id, BOB.id, "ai-1", "ai-2"]
+
+
+async def test_fill_with_the_free_seat_saved_for_the_invited_says_so(host):
+    """It said "John Henry needs at least 2 players", though the seat it could not fill is Bob's."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
+    with pytest.raises(UserError, match="saved for the invited") as refused:
+        await host.seat_ai(CHANNEL, ALICE.id, fill=True)
+    assert "at least" not in refused.value.message
+    assert (await host.open_session(CHANNEL)).player_ids == [ALICE.id]
+
+
+async def test_a_lobby_left_to_the_ai_alone_closes(host):
+    """The AI never begins a game: a lobby its last person left stood open, holding the channel, and nobody
+    but a moderator could abandon it (only its players may)."""
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="johari-bones", creator=ALICE)
+    await host.seat_ai(CHANNEL, ALICE.id)
+    closed = await host.leave(CHANNEL, ALICE.id)
+    assert closed.status == "abandoned" and closed.end_reason == "empty lobby"
+    await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=BOB)
+
+
 async def test_a_person_cannot_move_for_an_ai_seat(host):
     _, _ = runner(host)
     host.changed = lambda session: None  # the AI stays out: we look at the seat itself

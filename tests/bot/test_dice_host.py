@@ -81,7 +81,7 @@ async def test_without_a_number_the_last_game_over_stands_in_for_the_one_running
     await play_until_over(host, first_id)
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
     assert (await finished_session(host, CHANNEL, "1", None)).id == first_id
-    with pytest.raises(UserError, match="still running"):
+    with pytest.raises(UserError, match=r"John Henry #\d+ has not begun yet\. Its record"):
         await finished_session(host, CHANNEL, "1", (await host.last_session_in(CHANNEL)).id)
 
 
@@ -110,8 +110,9 @@ async def test_a_game_begun_before_committed_dice_still_plays_and_replays(host, 
 
 
 async def test_lobbies_that_never_began_have_no_record(host):
+    """An open lobby is told as not begun: it was "still running" to the player who had just opened it."""
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
-    with pytest.raises(UserError, match="still running"):
+    with pytest.raises(UserError, match=r"John Henry #\d+ has not begun yet and no earlier game"):
         await finished_session(host, CHANNEL, "1", None)
     await host.leave(CHANNEL, ALICE.id)
     with pytest.raises(UserError, match="never began"):

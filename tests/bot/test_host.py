@@ -43,8 +43,10 @@ async def test_lobby_refuses_a_second_game_and_unknown_games(host):
 
 async def test_invited_opponent_has_the_seat(host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
-    with pytest.raises(UserError, match="saved for the invited"):
+    with pytest.raises(UserError, match="saved for the invited") as refused:
         await host.join(CHANNEL, CAROL)
+    assert "declines with **Leave**" in refused.value.message and "another channel" in refused.value.message, \
+        "Carol is told what to do instead"
     session, outcome = await host.join(CHANNEL, BOB)
     assert outcome is not None and session.player_ids == [ALICE.id, BOB.id]
 
@@ -68,6 +70,17 @@ async def test_join_twice_and_leave(host):
     with pytest.raises(UserError, match=r"lobby here was closed before its game began\. `/game start`") as refused:
         await host.open_session(CHANNEL)
     assert "/game begin" not in refused.value.message
+
+
+async def test_leaving_a_game_that_has_begun(host):
+    """Its players are pointed to `/game abandon`; Carol, who is not playing, was pointed there too, where she
+    would be refused."""
+    await start_john_henry(host)
+    with pytest.raises(UserError, match="/game abandon"):
+        await host.leave(CHANNEL, ALICE.id)
+    with pytest.raises(UserError, match="You are not playing in this game") as refused:
+        await host.leave(CHANNEL, CAROL.id)
+    assert "abandon" not in refused.value.message
 
 
 async def test_after_a_game_ends_a_move_says_it_is_over_and_how_to_start_another(host):

@@ -127,6 +127,16 @@ async def test_only_manage_server_changes_the_periods(fake_discord, parlor):
     assert "after 48 h" in clock.response.content and "every 6 h" in clock.response.content
 
 
+async def test_a_changed_reminder_period_is_told_as_such(fake_discord, parlor):
+    """Setting the reminder told the moderator that "a game already waiting longer than the new clock may be
+    claimed now", though he had not changed the clock."""
+    moderator, general = fake_discord.create_user("mod", moderator=True), fake_discord.channel("general")
+    told = (await fake_discord.slash(moderator, "settings reminder", channel=general, hours=6.0)).response.content
+    assert "next reminder follows the new period" in told and "clock" not in told and "claimed" not in told, told
+    told = (await fake_discord.slash(moderator, "settings clock", channel=general, hours=24.0)).response.content
+    assert "may be claimed now" in told and "reminder follows" not in told, told
+
+
 async def test_a_changed_clock_counts_at_once_as_the_moderator_is_told(fake_discord, parlor):
     clock = FakeClock()
     parlor.host.clock = parlor.dispatcher.clock = clock

@@ -65,6 +65,36 @@ async def test_an_invited_player_is_never_told_to_begin(fake_discord: FakeDiscor
     assert "/game begin" not in early.content and "alice begins it with **Begin**" in early.content, early.content
 
 
+async def test_a_player_in_the_lobby_is_not_told_to_join_it(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """Alice, who opened the lobby, was told "press **Join** (or `/game join`)" when she tried to play in it."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    henry = fake_discord.create_channel("henry")
+    await fake_discord.slash(alice, "game start", channel=henry, game="john-henry", opponent=bob)
+    early = await reply(await fake_discord.slash(alice, "roll", channel=henry))
+    assert "Join" not in early.content and "you have joined; it begins by itself once 2" in early.content
+
+    bones = fake_discord.create_channel("bones")
+    await fake_discord.slash(alice, "game start", channel=bones, game="johari-bones")
+    await fake_discord.slash(bob, "game join", channel=bones)
+    early = await reply(await fake_discord.slash(alice, "draw", channel=bones))
+    assert "Join" not in early.content and "you begin it with **Begin** (or `/game begin`)" in early.content
+    early = await reply(await fake_discord.slash(bob, "draw", channel=bones))
+    assert "Join" not in early.content and "alice begins it with **Begin**" in early.content, early.content
+    await fake_discord.slash(alice, "game leave", channel=bones)
+    early = await reply(await fake_discord.slash(bob, "draw", channel=bones))
+    assert "you begin it with **Begin**" in early.content, "once alice has left, any player in it begins"
+
+
+async def test_inviting_yourself_is_refused(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """`opponent:` naming herself opened Alice's lobby as if she had invited nobody, without a word."""
+    alice = fake_discord.create_user("alice")
+    channel = fake_discord.create_channel("henry")
+    refused = await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=alice)
+    assert refused.ephemeral and "can't be your own opponent" in (await reply(refused)).content
+    assert fake_discord.messages(channel) == [], "no lobby opened"
+    assert await parlor.host.store.open_session_in(str(channel.id)) is None
+
+
 async def alices_turn(parlor: ParlorBot, channel, alice):
     for _ in range(40):
         await parlor.ai.idle()
