@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
@@ -66,6 +67,14 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("reminder_hours", "turn_clock_hours", "web_link_hours", "log_level", mode="before")
+    @classmethod
+    def _blank_is_the_default(cls, value: object) -> object:
+        """Left blank in .env (`REMINDER_HOURS=`), a setting with a default takes it, as one left out does."""
+        if isinstance(value, str) and not value.strip():
+            raise PydanticUseDefault()
+        return value
 
     @field_validator("web_host", mode="before")
     @classmethod

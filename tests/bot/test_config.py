@@ -202,3 +202,12 @@ def test_default_hours_are_ones_a_server_could_choose(clean_env, name, value):
 def test_a_blank_web_host_is_the_default_one(clean_env):
     clean_env.setenv("WEB_HOST", " ")
     assert Settings(_env_file=None).web_host == "127.0.0.1"
+
+
+@pytest.mark.parametrize("name,default", [("REMINDER_HOURS", 12.0), ("TURN_CLOCK_HOURS", 48.0),
+                                          ("WEB_LINK_HOURS", 72.0), ("LOG_LEVEL", "INFO")])
+def test_a_blank_setting_with_a_default_takes_it(clean_env, name, default):
+    """`REMINDER_HOURS=` left blank in .env was refused ("Input should be a valid number") where a setting
+    left out takes its default, as the blank optional ones already did."""
+    clean_env.setenv(name, "  ")
+    assert getattr(Settings(_env_file=None), name.lower()) == default
