@@ -46,8 +46,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
         """Discord offers every /game subcommand in DMs; those about a channel's game refuse there."""
         command = interaction.command
         if interaction.guild_id is None and getattr(command, "guild_only", False):
-            raise app_commands.NoPrivateMessage(
-                f"`/game {command.name}` works in the server channel where the game is played, not here.")
+            where = ("in the server channel where you want to play" if command.name == "start"
+                     else "in the server channel where the game is played")
+            raise app_commands.NoPrivateMessage(f"`/game {command.name}` works {where}, not here.")
         return True
 
     @app_commands.command(name="start", description="Open a lobby for a game in this channel")

@@ -160,7 +160,10 @@ async def test_channel_commands_refuse_in_direct_messages(fake_discord, parlor):
     refused = await fake_discord.slash(alice, "game start", channel=fake_discord.dm_channel(alice),
                                        game="john-henry")
     assert refused.ephemeral and "server channel" in refused.response.content
+    assert "where you want to play" in refused.response.content, "no game is played anywhere yet"
     assert await parlor.host.store.sessions_where("1 = 1") == []
+    claim = await fake_discord.slash(alice, "game claim", channel=fake_discord.dm_channel(alice))
+    assert "in the server channel where the game is played" in claim.response.content
 
 
 async def test_a_reminder_on_its_way_when_the_bot_stops_is_delivered(fake_discord, tmp_path):
