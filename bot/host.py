@@ -533,7 +533,8 @@ class Host:
             if player not in session.player_ids and player in session.invited:
                 return await self._write(session, invited=[p for p in session.invited if p != player])
             if player not in session.player_ids:
-                raise UserError("You are not in this lobby.")
+                raise UserError("You are not in this lobby, so there is nothing to leave: **Join** (or `/game join`) "
+                                "takes a seat.")
             players = [seat for seat in session.players if seat.id != player]
             if not players:
                 return await self._write(session, players=players, status="abandoned", end_reason="empty lobby")
