@@ -296,7 +296,9 @@ async def show_done(interaction: discord.Interaction, done: Done,
     if private is not None:
         if _deferred_thinking(interaction):
             await _note_shown(interaction, done, private)
-            await interaction.edit_original_response(**as_edit(private))
+            # Gone: his newer reply, pressed at the same moment (a double click), replaced this one (bot.private_notes).
+            with contextlib.suppress(discord.NotFound):
+                await interaction.edit_original_response(**as_edit(private))
         else:
             await interaction.followup.send(**{**private, "ephemeral": True})
     if update is not None:

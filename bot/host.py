@@ -279,6 +279,15 @@ class Host:
         self._undoers.pop(session_id, None)
         self._states.pop(session_id, None)
 
+    def _read_in(self, session: SessionRecord) -> SessionRecord:
+        """Keep a session read from the store. One later than this process's copy was moved by another process
+        (a Johari DM reply's button, which Discord sends to shard 0; a web page): what this process remembers
+        of it, its table's message above all, may be out of date, so it is dropped."""
+        cached = self._records.get(session.id)
+        if cached is not None and cached.version < session.version:
+            self._forget(session.id)
+        return self._remember_record(session)
+
     async def current(self, session_id: int) -> SessionRecord:
         """The session as last committed here, else read from the store."""
         cached = self._records.get(session_id)
@@ -314,7 +323,7 @@ class Host:
         self._open_in[channel_id] = session.id
         while len(self._open_in) > STATE_CACHE_SIZE:
             self._open_in.popitem(last=False)
-        return self._remember_record(session)
+        return self._read_in(session)
 
     async def _no_open_game(self, channel_id: str) -> str:
         """Why a command finds no game here: the last one is over (and how to start another), or none ever was."""
@@ -371,7 +380,7 @@ class Host:
         session = await self.store.session(session_id)
         if session is None:
             raise UserError("That game no longer exists.")
-        return self._remember_record(session)
+        return self._read_in(session)
 
     async def session_pressed_in(self, session_id: int, *, channel_id: str, guild_id: str | None,
                                  player: str) -> SessionRecord:
@@ -401,6 +410,7 @@ class Host:
                 raise UserError("That lobby was closed before its game began. `/game start` opens a new game.")
             raise UserError(f"This game has not begun yet: {not_begun(session)}")
         state = get_game(session.slug).state_from_json(session.state)
+        self._read_in(session)
         self._remember(session, state)
         return state
 
@@ -535,7 +545,8 @@ class Host:
             if player not in session.player_ids and player in session.invited:
                 return await self._write(session, invited=[p for p in session.invited if p != player])
             if player not in session.player_ids:
-                raise UserError("You are not in this lobby.")
+                raise UserError("You are not in this lobby, so there is nothing to leave: **Join** (or `/game join`) "
+                                "takes a seat.")
             players = [seat for seat in session.players if seat.id != player]
             if all(seat.ai for seat in players):  # the AI never begins a game, nor could anyone else abandon it
                 return await self._write(session, players=players, status="abandoned", end_reason="empty lobby")

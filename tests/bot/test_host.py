@@ -55,8 +55,9 @@ async def test_an_invited_player_declines_with_leave_and_frees_his_seat(host):
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE, invited=[BOB.id])
     declined = await host.leave(CHANNEL, BOB.id)
     assert declined.status == "lobby" and declined.invited == [] and declined.player_ids == [ALICE.id]
-    with pytest.raises(UserError, match="not in this lobby"):
+    with pytest.raises(UserError, match="not in this lobby") as refused:
         await host.leave(CHANNEL, BOB.id)
+    assert "**Join** (or `/game join`)" in refused.value.message, "a refusal says what to do instead"
     session, outcome = await host.join(CHANNEL, CAROL)
     assert outcome is not None and session.player_ids == [ALICE.id, CAROL.id], "the seat kept for Bob was free"
 
