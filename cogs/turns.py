@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot import records
 from bot.actions import Done, guarded, host_of, play
 from bot.ai_seats import AI_NAME, is_ai_id
-from bot.config import REMINDER_HOURS, TURN_CLOCK_HOURS
 from bot.dm_reach import refused_dm
 from bot.host import UserError
 from bot.ratings import AI_RATED
@@ -82,13 +81,13 @@ class Turns(commands.Cog):
     @settings.command(name="reminder", description="Hours before the player to act is reminded (again each period)")
     @app_commands.describe(hours="Leave out to see the current setting")
     async def reminder(self, interaction: discord.Interaction,
-                       hours: app_commands.Range[float, REMINDER_HOURS[0], REMINDER_HOURS[1]] | None = None) -> None:
+                       hours: app_commands.Range[float, 0.5, 720.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, reminder_hours=hours))
 
     @settings.command(name="clock", description="Hours an idle player has before the others may /game claim")
     @app_commands.describe(hours="Leave out to see the current setting")
     async def clock(self, interaction: discord.Interaction,
-                    hours: app_commands.Range[float, TURN_CLOCK_HOURS[0], TURN_CLOCK_HOURS[1]] | None = None) -> None:
+                    hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
 
     @settings.command(name="tables", description="Show this server's game tables as pictures or as text only")

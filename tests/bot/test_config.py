@@ -189,16 +189,6 @@ def test_hours_must_be_finite(clean_env, name):
         Settings(_env_file=None)
 
 
-@pytest.mark.parametrize(("name", "value"), [("REMINDER_HOURS", "0.01"), ("REMINDER_HOURS", "1000"),
-                                           ("TURN_CLOCK_HOURS", "0.5"), ("TURN_CLOCK_HOURS", "5000")])
-def test_default_hours_are_ones_a_server_could_choose(clean_env, name, value):
-    """REMINDER_HOURS=0.01 was taken: a reminder pinging the player every 36 seconds in every server that kept
-    the default, a period `/settings reminder` refuses (half an hour to a month)."""
-    clean_env.setenv(name, value)
-    with pytest.raises(ValidationError, match=name.lower()):
-        Settings(_env_file=None)
-
-
 def test_a_blank_web_host_is_the_default_one(clean_env):
     clean_env.setenv("WEB_HOST", " ")
     assert Settings(_env_file=None).web_host == "127.0.0.1"
