@@ -100,7 +100,7 @@ async def test_a_johari_bone_placed_from_a_direct_message_leaves_one_table(fake_
         await draw_and_place_from_the_dm(first)
         session = await bots[1].host.last_session_in(str(games.id))
         shown = [m.embed["footer"]["text"] for m in tables(fake, games)]
-        assert shown == [f"Game #{session.id} · move {session.version}"], "one table, showing the last move"
+        assert shown == [f"Game #{session.id} · update {session.version}"], "one table, showing the last move"
     finally:
         for bot in bots:
             await bot.close()
@@ -148,7 +148,7 @@ async def test_two_processes_scoring_one_johari_hand_at_once_leave_one_table(fak
             assert not (await scored).ephemeral, "both boxes were scored"
         session = await host.store.session(session.id)
         shown = [m.embed["footer"]["text"] for m in tables(fake, games)]
-        assert shown == [f"Game #{session.id} · move {session.version}"], "one table, showing both scores"
+        assert shown == [f"Game #{session.id} · update {session.version}"], "one table, showing both scores"
     finally:
         for bot in bots:
             await bot.close()
