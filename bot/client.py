@@ -31,6 +31,7 @@ from bot.host import Host, UserError
 from bot.notices import DiscordNotices
 from bot.panels import Panels
 from bot.private_notes import PrivateNotes
+from bot.private_presses import PrivatePresses
 from bot.storage_errors import StorageError
 from bot.store import SessionRecord, Store
 from bot.table import Tables
@@ -126,6 +127,7 @@ class ParlorBot(commands.Bot):
         self.host.moved_elsewhere = self.tables.forget
         self.panels = Panels(self, self.host, self.dm_reach)
         self.private_notes = PrivateNotes()
+        self.private_presses = PrivatePresses()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         await self.start_web()
