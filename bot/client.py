@@ -173,8 +173,11 @@ class ParlorBot(commands.Bot):
             self._caught_up = True
             with self.gate.passage():
                 caught = await self.tables.catch_up(self.settings.shards)
+                panels = await self.panels.catch_up(self.settings.shards)
             if caught:
                 log.info("brought %d game tables up to date", caught)
+            if panels:
+                log.info("brought %d private panels up to date", panels)
             await self.ai.resume(self.settings.shards)
 
     async def close(self) -> None:
@@ -194,6 +197,8 @@ class ParlorBot(commands.Bot):
             await self.web.stop()
         if getattr(self, "tables", None) is not None:
             await self.tables.stop()
+        if getattr(self, "panels", None) is not None:
+            await self.panels.stop()
         try:
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:
