@@ -15,7 +15,9 @@ Should the work outlast `ACK_WITHIN` seconds (a slow disk, Discord's rate limits
 the acknowledgement fails, a move already made stays made and shown, and the failure is logged.
 
 A refusal is a private message saying what to do instead and changes nothing; an unexpected
-error is logged with its traceback and answered with an apology. `guarded` is the same for
+error is logged with its traceback and answered with an apology. A refusal on a private message takes
+that message's place, unless a press on it at the same moment (a double click) made its move: that result
+stays (bot.private_presses). `guarded` is the same for
 commands that only read and answer at once (rules, log, lists).
 """
 
@@ -35,6 +37,7 @@ from bot.frontends import frontend_for
 from bot.gate import RESTARTING, Gate, result_on_its_way
 from bot.host import Host, MoveOutcome, UserError
 from bot.panels import user_of
+from bot.private_presses import PrivatePresses, private_message_id
 from bot.replies import as_edit
 from bot.storage_errors import StorageError
 from bot.store import Seat, SessionRecord
@@ -99,6 +102,9 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     message = bounded_refusal(message, list(typed_values(interaction.data)))
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
+    elif _on_private_message(interaction) and await _shows_a_move(interaction):
+        log.info("interaction %s: refused on a private message that shows the move of a press at the same "
+                 "moment (a double click), so it is left showing that", interaction.id)
     elif _deferred_thinking(interaction) or _on_private_message(interaction):
         # "thinking…", or a private message whose button no longer applies: the refusal alone is left there.
         await interaction.edit_original_response(**as_edit({"content": message}))
@@ -146,8 +152,18 @@ class Acknowledgement:
 
 
 def _on_private_message(interaction: discord.Interaction) -> bool:
-    return (interaction.message is not None and interaction.message.flags.ephemeral
-            and interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit))
+    return private_message_id(interaction) is not None
+
+
+def _presses(interaction: discord.Interaction) -> PrivatePresses | None:
+    return getattr(interaction.client, "private_presses", None)
+
+
+async def _shows_a_move(interaction: discord.Interaction) -> bool:
+    """Whether another press on the same private message made a move from what this one was pressed on
+    (bot.private_presses): its result is left there, not this refusal."""
+    presses = _presses(interaction)
+    return presses is not None and await presses.shows_a_move(interaction)
 
 
 async def answer_directly(interaction: discord.Interaction, done: Done, private: dict[str, Any] | None) -> bool:
@@ -218,7 +234,7 @@ async def play(interaction: discord.Interaction, work: GameWork, *, shows_table:
     `shows_table`: the work starts or changes the channel's game, so the bot must be able to show its table
     there (bot.channel_access); False for work whose answer is private only. `tries_dms`: see `guarded`."""
 
-    gate = _gate(interaction)
+    gate, presses = _gate(interaction), _presses(interaction)
 
     async def steps() -> None:
         with gate.urgent() if gate is not None else contextlib.nullcontext():
@@ -237,13 +253,18 @@ async def play(interaction: discord.Interaction, work: GameWork, *, shows_table:
                 await require_table_access(interaction, host_of(interaction).text_view)
             got = await work()
         except BaseException:
+            if presses is not None:
+                presses.worked(interaction, moved=False)
             if not acknowledgement.withhold():
                 await acknowledgement.send()  # a refusal answers the acknowledged interaction (if it failed: that)
             raise
         done = Done.of(got) if isinstance(got, MoveOutcome) else (got or Done())
+        if presses is not None:
+            presses.worked(interaction, moved=done.outcome is not None)
         await show_done(interaction, done, acknowledgement)
 
-    await guarded(interaction, steps, tries_dms=tries_dms)
+    with presses.pressing(interaction) if presses is not None else contextlib.nullcontext():
+        await guarded(interaction, steps, tries_dms=tries_dms)
 
 
 async def pressed_session(interaction: discord.Interaction, session_id: int) -> SessionRecord:

@@ -31,6 +31,7 @@ from bot.host import Host, UserError
 from bot.notices import DiscordNotices
 from bot.panels import Panels
 from bot.private_notes import PrivateNotes
+from bot.private_presses import PrivatePresses
 from bot.storage_errors import StorageError
 from bot.store import SessionRecord, Store
 from bot.table import Tables
@@ -126,6 +127,7 @@ class ParlorBot(commands.Bot):
         self.host.moved_elsewhere = self.tables.forget
         self.panels = Panels(self, self.host, self.dm_reach)
         self.private_notes = PrivateNotes()
+        self.private_presses = PrivatePresses()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         await self.start_web()
@@ -171,8 +173,11 @@ class ParlorBot(commands.Bot):
             self._caught_up = True
             with self.gate.passage():
                 caught = await self.tables.catch_up(self.settings.shards)
+                panels = await self.panels.catch_up(self.settings.shards)
             if caught:
                 log.info("brought %d game tables up to date", caught)
+            if panels:
+                log.info("brought %d private panels up to date", panels)
             await self.ai.resume(self.settings.shards)
 
     async def close(self) -> None:
@@ -192,6 +197,8 @@ class ParlorBot(commands.Bot):
             await self.web.stop()
         if getattr(self, "tables", None) is not None:
             await self.tables.stop()
+        if getattr(self, "panels", None) is not None:
+            await self.panels.stop()
         try:
             await asyncio.wait_for(super().close(), DISCORD_CLOSE_TIMEOUT)
         except TimeoutError:

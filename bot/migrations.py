@@ -142,4 +142,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE user_settings ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: what each private panel shows (bot.panels.fingerprint), so that one behind its game is caught up at
+    # start-up; none yet for the panels of before: each running game's are edited once
+    """
+    ALTER TABLE panels ADD COLUMN shows TEXT;
+    """,
 ]

@@ -17,10 +17,19 @@ A player who asked for text (`/game view mode:text`, bot.text_view) gets his vie
 of the picture. A player whose DMs are closed is told once per game in the channel (naming no bone and
 pinging nobody) to use `/hand` or **Show my bones** instead; after one refused DM no panel is sent
 to him until he acts again (bot.dm_reach).
+
+A panel's record keeps a fingerprint of what it shows (`fingerprint`: what it follows, and whether the game
+runs; a hash, never the bones). A panel Discord failed to edit (unavailable for a moment) is tried again after
+`TABLE_RETRIES` seconds, as a table is, with the player's view as it is then; and at start-up every panel of
+a running game whose fingerprint is not its player's view now (that edit failed past its tries, or the bot
+stopped before making it) is edited (`catch_up`). Each goes only to its own player's direct messages.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -33,7 +42,9 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
 from bot.replies import escaped_names, game_label, image_names, mention
+from bot.shards import Shards
 from bot.store import PanelRecord, SessionRecord
+from bot.table import TABLE_RETRIES
 from bot.user_text import MESSAGE_MAX
 
 log = logging.getLogger(__name__)
@@ -41,6 +52,13 @@ PANEL_FILE = "your-view.png"
 UPDATED = ("This message is updated when your bones or the hidden bones you see change; "
            "the table shows the rest as it is now.")
 """What a running game's panel follows (`Frontend.panel_digest`): not every move, which the table shows."""
+
+
+def fingerprint(session: SessionRecord, view: dict, player: str) -> str:
+    """What `player`'s panel shows of `view`, as far as it must be kept up to date: what it follows
+    (`Frontend.panel_digest`) and whether the game runs. Hashed, so that no bone is written out again."""
+    shown = [frontend_for(session.slug).panel_digest(view, player), session.status == "active"]
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
 async def user_of(client: discord.Client, player: str) -> discord.User:
@@ -57,6 +75,9 @@ class Panels:
         self.reach = reach
         self.told_dms_closed: set[tuple[int, str]] = set()
         """(session, player) already told in the channel that their DMs are closed."""
+        self.retries: tuple[float, ...] = TABLE_RETRIES
+        self._retrying: dict[tuple[int, str], asyncio.Task[None]] = {}
+        """The panels that failed to update, each with the task that tries again (`_retry`)."""
 
     async def update(self, outcome: MoveOutcome) -> None:
         """Refresh the panel of every player whose private view the move changed."""
@@ -85,6 +106,7 @@ class Panels:
             except discord.HTTPException as error:
                 if not refused_dm(error):
                     log.warning("could not update the panel of player %s in session %s", player, session.id)
+                    self._retry_later(session.id, player)
                     continue
                 closed.append(player)
                 await self.reach.refused(player)
@@ -103,25 +125,87 @@ class Panels:
         else:
             words = frontend.private_alt_text(view, escaped_names(session), player)  # all the picture shows
             content = f"{content}\n{words}"[:MESSAGE_MAX]
+        shows = fingerprint(session, view, player)
         record = await self.host.store.panel(session.id, player)
         if record is not None:
             channel = self.client.get_partial_messageable(int(record.channel_id))
             try:
                 await channel.get_partial_message(int(record.message_id)).edit(
                     content=content, attachments=files)
+                if record.shows != shows:
+                    await self.host.store.save_panel(record.model_copy(update={"shows": shows}))
                 return
             except discord.NotFound:
                 pass
         user = await user_of(self.client, player)
         sent = await user.send(content, files=files)
-        await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player,
+        await self.host.store.save_panel(PanelRecord(session_id=session.id, player=player, shows=shows,
                                                      channel_id=str(sent.channel.id), message_id=str(sent.id)))
+
+    async def bring_up_to_date(self, session_id: int, player: str) -> bool:
+        """Edit the player's panel if it does not show his view as it is now; True if it was edited."""
+        session = await self.host.current(session_id)
+        view = self.host.view_for(session, player)
+        record = await self.host.store.panel(session_id, player)
+        if record is None or record.shows == fingerprint(session, view, player):
+            return False
+        await self.show(session, player, view)
+        return True
+
+    async def catch_up(self, shards: Shards | None = None) -> int:
+        """Bring every panel of a running game that is behind its game up to date (at start-up); returns how
+        many. A process running some shards catches up its own guilds' panels only."""
+        caught = 0
+        for record in await self.host.store.running_panels(shards):
+            try:
+                caught += await self.bring_up_to_date(record.session_id, record.player)
+            except discord.HTTPException as error:
+                log.warning("could not bring the panel of player %s in session %s up to date",
+                            record.player, record.session_id)
+                if refused_dm(error):
+                    await self.reach.refused(record.player)
+                else:
+                    self._retry_later(record.session_id, record.player)
+        return caught
+
+    def _retry_later(self, session_id: int, player: str) -> None:
+        """Have a panel that failed to update tried again (unless that is under way already)."""
+        key = (session_id, player)
+        running = self._retrying.get(key)
+        if not self.retries or (running is not None and not running.done()):
+            return
+        task = self._retrying[key] = asyncio.get_running_loop().create_task(self._retry(session_id, player))
+        task.add_done_callback(lambda _: self._retrying.pop(key) if self._retrying.get(key) is task else None)
+
+    async def _retry(self, session_id: int, player: str) -> None:
+        """Try the panel again after each of `retries` seconds, with the player's view as it is then, until it
+        is up to date (at once when another update got there first)."""
+        for delay in self.retries:
+            await asyncio.sleep(delay)
+            try:
+                await self.bring_up_to_date(session_id, player)
+                return
+            except discord.HTTPException as error:
+                if refused_dm(error):
+                    await self.reach.refused(player)
+                    return
+                log.warning("the panel of player %s in session %s is still behind its game", player, session_id)
+
+    async def stop(self) -> None:
+        """Give up the tries still waiting (at shutdown: the next start-up catches those panels up)."""
+        retrying = list(self._retrying.values())
+        for task in retrying:
+            task.cancel()
+        await asyncio.gather(*retrying, return_exceptions=True)
 
     async def close(self, session: SessionRecord) -> None:
         """The game ended without a move (abandoned, claimed, its channel deleted): each panel says so instead
         of his view, whose prompts (a drawn bone to place) would wait for a move that cannot come."""
         if not frontend_for(session.slug).hides_anything:
             return
+        for (session_id, _), task in list(self._retrying.items()):
+            if session_id == session.id:
+                task.cancel()  # a try would put back the view this closes
         ending = "The game was abandoned." if session.status == "abandoned" else "The game is over."
         content = f"Your view in {game_label(session)} (<#{session.channel_id}>): {ending} This message is closed."
         for record in await self.host.store.panels_of(session.id):

@@ -188,6 +188,8 @@ class PanelRecord(BaseModel):
     player: str
     channel_id: str
     message_id: str
+    shows: str | None = None
+    """A fingerprint of what the panel shows (bot.panels.fingerprint), never the bones themselves; None: not known."""
 
 
 class GuildSettings(BaseModel):
@@ -884,10 +886,21 @@ class Store:
     async def save_panel(self, record: PanelRecord) -> None:
         async with self._transaction():
             await self._db.execute(
-                "INSERT INTO panels (session_id, player, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                "INSERT INTO panels (session_id, player, channel_id, message_id, shows) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (session_id, player) DO UPDATE SET channel_id = excluded.channel_id,"
-                " message_id = excluded.message_id",
-                (record.session_id, record.player, record.channel_id, record.message_id))
+                " message_id = excluded.message_id, shows = excluded.shows",
+                (record.session_id, record.player, record.channel_id, record.message_id, record.shows))
+
+    async def running_panels(self, shards: Shards | None = None) -> list[PanelRecord]:
+        """The panels of running games (of guilds on `shards`, when this process runs some), to catch up at
+        start-up those behind their game."""
+        condition, params = ("", []) if shards is None else shards.condition("s.guild_id")
+        async with self._db.execute(
+            "SELECT p.* FROM panels p JOIN sessions s ON s.id = p.session_id WHERE s.status = 'active'"
+            f"{' AND ' + condition if condition else ''} ORDER BY p.session_id, p.player", params
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [PanelRecord.model_validate(dict(row)) for row in rows]
     # -- the bot's own facts ---------------------------------------------------
 
     async def meta(self, key: str) -> str | None:

@@ -90,12 +90,13 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
             session = await pressed_session(interaction, self.session_id)
+            if session.version != self.version:
+                # A refusal, left there unless this preview's Confirm, pressed at the same moment (a double
+                # click), built it: then it shows that (bot.private_presses).
+                raise UserError("The game has changed since this preview, so it was not built: use `/build` again.")
             if self.choice == "no":
                 return Done(update={"content": "Build cancelled: nothing was built."})
             host = host_of(interaction)
-            if session.version != self.version:
-                return Done(update={"content": "The game has changed since this preview, so it was not built: "
-                                               "use `/build` again."})
             outcome = await host.act(self.session_id, self.player, build_toward(self.target),
                                      expected_version=self.version)
             return Done.of(outcome, update={"content": "Built: see the table."})

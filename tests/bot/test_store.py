@@ -170,3 +170,21 @@ async def test_a_games_panels_are_listed_together(database_url):
         await store.save_panel(PanelRecord(session_id=session.id, player=player, channel_id="50", message_id=message))
     assert [(p.player, p.message_id) for p in await store.panels_of(game.id)] == [("101", "1"), ("202", "2")]
     await store.close()
+
+
+async def test_a_panel_keeps_what_it_shows_and_the_running_games_panels_are_listed(database_url):
+    """What a panel shows (bot.panels.fingerprint), to catch up at start-up those of running games behind them."""
+    store = await Store.connect(database_url)
+    running = await store.create_lobby(guild_id="1", channel_id="8", slug="johari-bones", creator=ALICE,
+                                       invited=[], options={}, now=1.0)
+    running = await store.update_session(running, now=2.0, status="active", state="{}")
+    over = await store.create_lobby(guild_id="1", channel_id="9", slug="johari-bones", creator=ALICE,
+                                    invited=[], options={}, now=1.0)
+    await store.update_session(over, now=2.0, status="abandoned")
+    for session, message in ((running, "1"), (over, "2")):
+        await store.save_panel(PanelRecord(session_id=session.id, player="101", channel_id="50", message_id=message))
+    assert (await store.panel(running.id, "101")).shows is None, "not known until it is shown"
+    await store.save_panel(PanelRecord(session_id=running.id, player="101", channel_id="50", message_id="1",
+                                       shows="abc"))
+    assert [(p.session_id, p.shows) for p in await store.running_panels()] == [(running.id, "abc")]
+    await store.close()
