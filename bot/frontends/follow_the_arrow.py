@@ -37,7 +37,8 @@ from bot.frontend import (
     joined,
     points_text,
 )
-from bot.render.follow_the_arrow import draw_follow_the_arrow
+from bot.render.canvas import SEAT_SHAPES
+from bot.render.follow_the_arrow import PAWN_SHAPE, draw_follow_the_arrow
 from games.core import IllegalMove
 from games.follow_the_arrow_board import ARROWS
 
@@ -289,7 +290,8 @@ class FollowTheArrowFrontend(Frontend):
             home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
             where = ", ".join(f"pawn {n} on {circle} (arrows {' '.join(ARROWS[circle])})"
                               for n, circle in sorted(pawns.items()) if circle) or "not placed"
-            lines.append(f"{player['colour'].title()} {name(player['id'])}: {where} ({home}/5 across)")
+            shape = f"{SEAT_SHAPES[PAWN_SHAPE[player['colour']]]}s"  # as the picture draws this side's pawns
+            lines.append(f"{player['colour'].title()} {name(player['id'])} ({shape}): {where} ({home}/5 across)")
         if view["phase"] == "over" or view["to_act"]:  # an abandoned or claimed game waits on nobody
             lines.append(_turn_line(view, name))
         match = view.get("match") or {}

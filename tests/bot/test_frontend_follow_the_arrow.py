@@ -239,7 +239,7 @@ def test_the_win_names_the_losers_pawns_still_out_in_good_english(out, words):
 
 def test_describe_state_lists_pawns_turn_and_calls():
     text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
-    assert ("Black <@1>: pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "
+    assert ("Black <@1> (circles): pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "
             "pawn 4 on e1 (arrows N") in text, "each circle's arrows, as the picture shows them"
     assert "<@1> to move." in text
     state, _ = callable_state()
@@ -248,6 +248,14 @@ def test_describe_state_lists_pawns_turn_and_calls():
         "game": 2, "totals": {"alice": 21}}}), None)
     text = FRONTEND.describe_state(match_view, MENTIONS)
     assert "Match game 2: <@1> 21, <@2> 0" in text and "<@2> to place" in text
+
+
+def test_describe_state_names_each_sides_pawn_shape_as_the_picture_draws_them():
+    """Black's pawns are drawn as circles and red's as squares, so that the sides differ in shape as well as
+    colour; the words say so where the players are listed."""
+    text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
+    assert "Black <@1> (circles): pawn 1 on b1" in text
+    assert "Red <@2> (squares): " in text
 
 
 def test_frontend_is_a_frontend():
