@@ -57,6 +57,29 @@ def test_the_picture_changes_with_the_view(change):
     assert picture(view_of(**change)).tobytes() != before
 
 
+def test_the_green_space_is_told_from_the_red_ones_by_more_than_colour(monkeypatch):
+    """Under red-green colour blindness the green 10 looks like a red space (CIEDE2000 2.4 apart under
+    deuteranopia), and a red space takes points from blue: the green one says "+10", a gain for either dude."""
+    from bot.render import two_fat_dudes as render
+    from bot.render.canvas import Board
+
+    drawn: list[str] = []
+    real = Board.text
+
+    def recorded(self, xy, text, *args, **kwargs):
+        if xy[1] == render.TRACK_Y + 20:  # the numbers on the spaces
+            drawn.append(text)
+        return real(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(Board, "text", recorded)
+    render._hallway.cache_clear()
+    try:
+        picture(view_of())
+    finally:
+        render._hallway.cache_clear()
+    assert drawn == ["1", "2", "1", "3", "4", "2", "+10", "2", "4", "3", "1", "2", "1"]
+
+
 def test_finished_and_roll_off_boards_draw():
     over = view_of(phase="over", positions=[14, 14], exited=[True, False], winners=[A], scores=[3, -70])
     assert picture(over).size == (WIDTH, HEIGHT)
