@@ -65,6 +65,12 @@ your start row, added up, times the number of your last pawn in (1, 2, 4 out and
 • In a match (`/game rematch` after a game), who places and moves first alternates; points add up."""
 
 
+def _arrows_there(circle: str) -> str:
+    """Where a circle's arrows point, for a menu choice landing on it: the words name only the arrows under
+    pawns, the picture shows every circle's."""
+    return f"arrows there: {' '.join(ARROWS[circle])}"
+
+
 def _parse_circles(text: Any, what: str) -> list[str]:
     """Circle names from "c4 c6", "c4,c6", "c4 -> c6" or a list."""
     parts = text if isinstance(text, list | tuple) else _SEPARATORS.split(str(text or ""))
@@ -241,10 +247,11 @@ class FollowTheArrowFrontend(Frontend):
     @staticmethod
     def _destination_step(view: dict, viewer: str, pawn: int, legal: Legal) -> Step:
         mine = [a for a in legal.get(viewer, []) if a["type"] in ("move", "jump") and a["pawn"] == pawn]
-        options = [Option(f"Move to {a['to']}", f"move.{pawn}.{a['to']}") for a in mine if a["type"] == "move"]
+        options = [Option(f"Move to {a['to']}", f"move.{pawn}.{a['to']}", _arrows_there(a["to"]))
+                   for a in mine if a["type"] == "move"]
         jumps = sorted((a for a in mine if a["type"] == "jump"), key=lambda a: (len(a["path"]), a["path"]))
-        options += [Option(f"Jump: {' → '.join(a['path'])}", "jump.{}.{}".format(pawn, ".".join(a["path"])))
-                    for a in jumps]
+        options += [Option(f"Jump: {' → '.join(a['path'])}", "jump.{}.{}".format(pawn, ".".join(a["path"])),
+                           _arrows_there(a["path"][-1])) for a in jumps]
         if not options:
             return Step(f"Pawn {pawn} cannot move now: choose another pawn on the table.", ())
         where = next((p["pawns"][str(pawn)] for p in view["players"] if p["id"] == viewer), None)

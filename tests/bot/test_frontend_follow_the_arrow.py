@@ -14,6 +14,7 @@ from bot.render.canvas import PHONE_WIDTH
 from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
 from games.core import IllegalMove, ScriptedRandomness
 from games.follow_the_arrow import GAME
+from games.follow_the_arrow_board import ARROWS
 
 PLAYERS = ["alice", "bob"]
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -189,6 +190,21 @@ def test_the_move_menus_offer_exactly_the_legal_moves_and_jumps(state):
     assert sorted(map(str, reachable_actions(state, mover))) == sorted(map(str, wanted))
     for action in reachable_actions(state, mover):
         play(state, mover, action)
+
+
+@pytest.mark.parametrize("state", [started(), play(callable_state()[0], "bob", {"type": "call_jump"})[0]])
+def test_each_destination_says_the_arrows_on_its_circle(state):
+    """The picture shows the arrows on every circle, the words only those under pawns: each place a pawn
+    may go says where its arrows point, so a player who cannot see the board knows where it leads next."""
+    mover = GAME.to_act(state)[0]
+    own, moves = GAME.view(state, mover), legal(state)
+    pawns = {a["pawn"] for a in moves[mover] if a["type"] in ("move", "jump")}
+    options = [o for pawn in pawns for menu in FRONTEND.expand(f"pawn.{pawn}", own, mover, moves).components
+               for o in menu.options]
+    assert options
+    for option in options:
+        landing = option.label.split()[-1]
+        assert option.description == f"arrows there: {' '.join(ARROWS[landing])}", option
 
 
 def test_unknown_button_tokens_are_refused():
