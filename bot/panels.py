@@ -36,7 +36,7 @@ from typing import Any
 import discord
 
 from bot.ai_seats import is_ai_id
-from bot.alt_text import attachment, private_alt, update_label
+from bot.alt_text import attachment, private_alt, turn_words, update_label
 from bot.dm_reach import DmReach, refused_dm
 from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
@@ -116,8 +116,9 @@ class Panels:
         """Edit the player's panel to show `view`, or send it if he has none (or it was deleted)."""
         frontend = frontend_for(session.slug)
         names = image_names(session)
+        ended = turn_words(session, view, escaped_names(session))  # who won, as the picture's banner says
         content = (f"Your view in {game_label(session)} (<#{session.channel_id}>), as of {update_label(session)}. "
-                   + (UPDATED if session.status == "active" else "The game is over."))
+                   + (UPDATED if session.status == "active" else ended))
         files = []
         if await self.host.text_view.pictures_for(session.guild_id, player):
             png = await draw_off_loop(frontend.draw_private, view, names, player)

@@ -65,7 +65,7 @@ def build_preview_words(path: list[str], cost: int, cash: int, target: str, trac
     else:
         reach = f", toward {place(target)} (the rest on a later turn)"
     return (f"Build {len(path) - 1} section{'s' if len(path) > 2 else ''} from {place(path[0])} to "
-            f"{place(path[-1])}{reach} for **{cost}** (cash {cash} -> {cash - cost}): {' '.join(path)}.")
+            f"{place(path[-1])}{reach} for **{cost}** (cash {cash}, leaving {cash - cost}): {' '.join(path)}.")
 
 
 def build_preview_caption(path: list[str], cost: int) -> str:

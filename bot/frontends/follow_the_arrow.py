@@ -37,7 +37,8 @@ from bot.frontend import (
     joined,
     points_text,
 )
-from bot.render.follow_the_arrow import draw_follow_the_arrow
+from bot.render.canvas import SEAT_SHAPES
+from bot.render.follow_the_arrow import PAWN_SHAPE, draw_follow_the_arrow
 from games.core import IllegalMove
 from games.follow_the_arrow_board import ARROWS
 
@@ -62,6 +63,12 @@ must be a jump (their choice which). Silence or **No call** lets them move freel
 • **Win:** all five pawns on the opponent's start row. Score = the loser's pawn numbers not yet on \
 your start row, added up, times the number of your last pawn in (1, 2, 4 out and your 3 last: 7 × 3 = 21).
 • In a match (`/game rematch` after a game), who places and moves first alternates; points add up."""
+
+
+def _arrows_there(circle: str) -> str:
+    """Where a circle's arrows point, for a menu choice landing on it: the words name only the arrows under
+    pawns, the picture shows every circle's."""
+    return f"arrows there: {' '.join(ARROWS[circle])}"
 
 
 def _parse_circles(text: Any, what: str) -> list[str]:
@@ -240,10 +247,11 @@ class FollowTheArrowFrontend(Frontend):
     @staticmethod
     def _destination_step(view: dict, viewer: str, pawn: int, legal: Legal) -> Step:
         mine = [a for a in legal.get(viewer, []) if a["type"] in ("move", "jump") and a["pawn"] == pawn]
-        options = [Option(f"Move to {a['to']}", f"move.{pawn}.{a['to']}") for a in mine if a["type"] == "move"]
+        options = [Option(f"Move to {a['to']}", f"move.{pawn}.{a['to']}", _arrows_there(a["to"]))
+                   for a in mine if a["type"] == "move"]
         jumps = sorted((a for a in mine if a["type"] == "jump"), key=lambda a: (len(a["path"]), a["path"]))
-        options += [Option(f"Jump: {' → '.join(a['path'])}", "jump.{}.{}".format(pawn, ".".join(a["path"])))
-                    for a in jumps]
+        options += [Option(f"Jump: {' → '.join(a['path'])}", "jump.{}.{}".format(pawn, ".".join(a["path"])),
+                           _arrows_there(a["path"][-1])) for a in jumps]
         if not options:
             return Step(f"Pawn {pawn} cannot move now: choose another pawn on the table.", ())
         where = next((p["pawns"][str(pawn)] for p in view["players"] if p["id"] == viewer), None)
@@ -289,7 +297,8 @@ class FollowTheArrowFrontend(Frontend):
             home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
             where = ", ".join(f"pawn {n} on {circle} (arrows {' '.join(ARROWS[circle])})"
                               for n, circle in sorted(pawns.items()) if circle) or "not placed"
-            lines.append(f"{player['colour'].title()} {name(player['id'])}: {where} ({home}/5 across)")
+            shape = f"{SEAT_SHAPES[PAWN_SHAPE[player['colour']]]}s"  # as the picture draws this side's pawns
+            lines.append(f"{player['colour'].title()} {name(player['id'])} ({shape}): {where} ({home}/5 across)")
         if view["phase"] == "over" or view["to_act"]:  # an abandoned or claimed game waits on nobody
             lines.append(_turn_line(view, name))
         match = view.get("match") or {}

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from bot.frontend import ActionButton, Events, Frontend, Names, display_name
+from bot.render.canvas import seat_words
 from bot.render.john_henry import RAILROAD_NAMES, render
 from games.john_henry import CENTER, SPACE_NAMES, SPIKE_DOTS
 
@@ -53,12 +54,13 @@ class JohnHenryFrontend(Frontend):
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
+        """Each railroad with its player's colour and mark as the picture draws them beside his name."""
         name = partial(display_name, names)
 
         lines = [
-            f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}): "
+            f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}, {seat_words(seat)}): "
             f"{_station(player['space'])}, {_count(player['dots'], 'dot')}"
-            for player in view["players"]
+            for seat, player in enumerate(view["players"])
         ]
         center = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
         lines.append(f"Golden spike: {center} of {SPIKE_DOTS} dots at Promontory Point" if center < SPIKE_DOTS

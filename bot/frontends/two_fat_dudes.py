@@ -36,7 +36,7 @@ from bot.frontend import (
 )
 from bot.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
-from games.two_fat_dudes import TRACK
+from games.two_fat_dudes import COLOURS, PENALTY_PER_STEP, TRACK, edge_cost, steps_to_exit
 
 FORM_TITLES = {"offer": "Offer points to pass", "counter": "Counter-offer"}
 QUICK_OFFERS = (0, 5, 10)
@@ -125,6 +125,8 @@ class TwoFatDudesFrontend(Frontend):
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
+        """The board in words, with what the picture prints beside the track: each dude's end penalty and
+        what the Edge costs at the encounter in hand or the next one."""
         name = partial(display_name, names)
 
         lines = []
@@ -136,8 +138,8 @@ class TwoFatDudesFrontend(Frontend):
                 tags.append("holds the Edge")
             extra = f" ({', '.join(tags)})" if tags else ""
             lines.append(f"{player['colour'].title()} {name(player['id'])}: {_where(player)}, "
-                         f"**{points_text(player['score'])}**{extra}")
-        lines.append(f"Encounters: {view['encounters']} of 5")
+                         f"**{points_text(player['score'])}**{_penalty(view, player)}{extra}")
+        lines.append(_encounters(view))
         lines.append(TRACK_WORDS)
         offer = view.get("offer")
         if offer is not None:
@@ -225,6 +227,26 @@ def _to_do(view: dict) -> str:
     if view["phase"] == "encounter":
         return "to accept, decline or counter the offer" if view.get("offer") else "to offer points or pass"
     return TO_DO.get(view["phase"], f"({view['phase']})")
+
+
+def _penalty(view: dict, player: dict) -> str:
+    """", end penalty 40": what the dude would lose were the game to end with him still in the hallway."""
+    if player["exited"] or view["phase"] == "over":
+        return ""
+    steps = steps_to_exit(COLOURS.index(player["colour"]), player["position"])
+    return f", end penalty {PENALTY_PER_STEP * steps}"
+
+
+def _encounters(view: dict) -> str:
+    """The encounter counter, and what the Edge costs at the encounter in hand or the next one."""
+    count, phase = view["encounters"], view["phase"]
+    line = f"Encounters: {count} of 5"
+    if phase in ("encounter", "edge") and count <= 4:
+        return f"{line} (this one's Edge costs {edge_cost(count)})"
+    if phase in ("roll-off", "walk"):
+        return f"{line} (the next one's Edge costs {edge_cost(count + 1)})" if count < 4 else \
+            f"{line} (the next one is the squeeze)"
+    return line
 
 
 def _where(player: dict) -> str:

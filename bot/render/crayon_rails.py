@@ -559,14 +559,18 @@ class Table:
             owner = card["private_to"]
             if owner:
                 x = stamp(image, (x, y), f"{self.name(owner)[:8]}'s:", 18, _colour(self.seat[owner])) + 6
-            locked = {lock["demand"]: lock["player"] for lock in card["locks"]}
+            lockers: dict[int, list[str]] = {}
+            for lock in card["locks"]:
+                lockers.setdefault(lock["demand"], []).append(lock["player"])
             for index, demand in enumerate(card["demands"]):
-                if owner and index not in locked:
+                if owner and index not in lockers:
                     continue
-                colour = _colour(self.seat[locked[index]]) if index in locked and not owner else INK
-                mark = "*" if index in locked and not owner else ""
-                text = f"{mark}{demand['load']} {demand['city']} {demand['payoff']}"
-                x = stamp(image, (x, y), text, 18, colour) + 10
+                who = [] if owner else lockers.get(index, [])
+                for player in who:  # whose lock, by shape as well as colour (both, in a race)
+                    train_mark(draw, (x + 7, y + 11), 6, self.seat[player])
+                    x += 17
+                colour = _colour(self.seat[who[0]]) if len(who) == 1 else INK
+                x = stamp(image, (x, y), f"{demand['load']} {demand['city']} {demand['payoff']}", 18, colour) + 10
             y += 26
         return y
 
@@ -575,7 +579,11 @@ class Table:
         items = [f"{code} {load}" for load, code in sorted(codes.items(), key=lambda item: item[1])]
         half = (len(items) + 1) // 2
         stamp(image, (PAD, top + 2), "Supplies: " + "  ".join(items[:half]), 15, INK)
-        stamp(image, (PAD, top + 22), "  ".join(items[half:]) + "   * locked demand", 15, INK)
+        end = stamp(image, (PAD, top + 22), "  ".join(items[half:]), 15, INK)
+        draw = ImageDraw.Draw(image)
+        for seat in range(len(self.view["players"])):
+            train_mark(draw, (end + 20 + 14 * seat, top + 31), 5, seat)
+        stamp(image, (end + 30 + 14 * (len(self.view["players"]) - 1), top + 22), "locked by that player", 15, INK)
 
 
 def result_banner(view: dict, names: dict[str, str]) -> tuple[str, list[tuple[str, str, tuple[int, int, int]]]]:

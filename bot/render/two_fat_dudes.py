@@ -78,6 +78,13 @@ def position_x(position: int) -> float:
     return TRACK_X + (position - 0.5) * SPACE_W
 
 
+def space_label(colour: str, number: int) -> str:
+    """A space's number; the green space's as "+10", a gain for either dude: under red-green colour
+    blindness its green looks like the red spaces' (which take points from blue), so colour must not be
+    its only cue."""
+    return f"+{number}" if colour == "green" else str(number)
+
+
 @cache
 def _hallway() -> Image.Image:
     """The track, both penalty rows and the counter's labels: everything that never changes."""
@@ -90,7 +97,8 @@ def _hallway() -> Image.Image:
     for position, (colour, number) in TRACK.items():
         x0 = TRACK_X + (position - 1) * SPACE_W
         board.draw.rectangle((x0, TRACK_Y, x0 + SPACE_W, TRACK_Y + SPACE_H), fill=FILLS[colour], outline=INK, width=2)
-        board.text((x0 + SPACE_W / 2, TRACK_Y + 20), str(number), KEY, WHITE, "mm", bold=True)
+        label = space_label(colour, number)
+        board.text((x0 + SPACE_W / 2, TRACK_Y + 20), label, fit_size(label, KEY, SPACE_W - 4), WHITE, "mm", bold=True)
     for position in range(15):
         x = position_x(position)
         if position != EXIT[0]:

@@ -83,7 +83,7 @@ def test_build_toward_a_city_shows_its_track_and_cost_then_confirm_builds_exactl
     step = FRONTEND.expand(build.options[0].token, view, "alice", legal)
     confirm = step.components[0]
     assert isinstance(confirm, ActionButton) and confirm.token.endswith("=go") and confirm.players == ("alice",)
-    assert "**" in step.text and "cash 50 ->" in step.text
+    assert "**" in step.text and "(cash 50, leaving " in step.text, "words a screen reader reads, not '->'"
     _new, events = GAME.apply(state, "alice", FRONTEND.action_for_button(confirm.token), SeededRandomness(0))
     built = events[-1]
     assert " ".join(built["path"]) in step.text and f"**{built['cost']}**" in step.text

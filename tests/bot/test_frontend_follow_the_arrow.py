@@ -14,6 +14,7 @@ from bot.render.canvas import PHONE_WIDTH
 from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
 from games.core import IllegalMove, ScriptedRandomness
 from games.follow_the_arrow import GAME
+from games.follow_the_arrow_board import ARROWS
 
 PLAYERS = ["alice", "bob"]
 NAMES = {"alice": "Alice", "bob": "Bob"}
@@ -191,6 +192,21 @@ def test_the_move_menus_offer_exactly_the_legal_moves_and_jumps(state):
         play(state, mover, action)
 
 
+@pytest.mark.parametrize("state", [started(), play(callable_state()[0], "bob", {"type": "call_jump"})[0]])
+def test_each_destination_says_the_arrows_on_its_circle(state):
+    """The picture shows the arrows on every circle, the words only those under pawns: each place a pawn
+    may go says where its arrows point, so a player who cannot see the board knows where it leads next."""
+    mover = GAME.to_act(state)[0]
+    own, moves = GAME.view(state, mover), legal(state)
+    pawns = {a["pawn"] for a in moves[mover] if a["type"] in ("move", "jump")}
+    options = [o for pawn in pawns for menu in FRONTEND.expand(f"pawn.{pawn}", own, mover, moves).components
+               for o in menu.options]
+    assert options
+    for option in options:
+        landing = option.label.split()[-1]
+        assert option.description == f"arrows there: {' '.join(ARROWS[landing])}", option
+
+
 def test_unknown_button_tokens_are_refused():
     with pytest.raises(IllegalMove):
         FRONTEND.action_for_button("roll")
@@ -239,7 +255,7 @@ def test_the_win_names_the_losers_pawns_still_out_in_good_english(out, words):
 
 def test_describe_state_lists_pawns_turn_and_calls():
     text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
-    assert ("Black <@1>: pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "
+    assert ("Black <@1> (circles): pawn 1 on b1 (arrows N E), pawn 2 on d1 (arrows N W), pawn 3 on a1 (arrows N NE), "
             "pawn 4 on e1 (arrows N") in text, "each circle's arrows, as the picture shows them"
     assert "<@1> to move." in text
     state, _ = callable_state()
@@ -248,6 +264,14 @@ def test_describe_state_lists_pawns_turn_and_calls():
         "game": 2, "totals": {"alice": 21}}}), None)
     text = FRONTEND.describe_state(match_view, MENTIONS)
     assert "Match game 2: <@1> 21, <@2> 0" in text and "<@2> to place" in text
+
+
+def test_describe_state_names_each_sides_pawn_shape_as_the_picture_draws_them():
+    """Black's pawns are drawn as circles and red's as squares, so that the sides differ in shape as well as
+    colour; the words say so where the players are listed."""
+    text = FRONTEND.describe_state(GAME.view(started(), None), MENTIONS)
+    assert "Black <@1> (circles): pawn 1 on b1" in text
+    assert "Red <@2> (squares): " in text
 
 
 def test_frontend_is_a_frontend():

@@ -180,13 +180,21 @@ def test_bonus_and_kept_six_are_narrated():
 
 def test_state_summary_gives_positions_center_and_john_henry():
     text = FRONTEND.describe_state(view(in_play(B, alice=(7, 3), bob=(7, 2), john_henry=0)), NAMES)
-    assert "Union Pacific** (Alice): Promontory Point (7), 3 dots" in text
-    assert "Central Pacific** (Bob)" in text
+    assert "Union Pacific** (Alice, orange circle): Promontory Point (7), 3 dots" in text
+    assert "Central Pacific** (Bob, blue square)" in text
     assert "5 of 7" in text
     assert "working for Alice" in text
     assert "To roll: Bob" in text
     assert "dead" in FRONTEND.describe_state(view(in_play(dead=True)), NAMES)
     assert "in the box" in FRONTEND.describe_state(view(in_play()), NAMES)
+
+
+def test_state_summary_names_each_seats_colour_and_mark_as_the_picture_draws_them():
+    """The picture marks Alice with an orange circle and Bob with a blue square beside their names; the
+    words say so where the players are listed, so a player told which mark is his can find it."""
+    text = FRONTEND.describe_state(view(in_play()), NAMES)
+    assert "**Union Pacific** (Alice, orange circle): " in text
+    assert "**Central Pacific** (Bob, blue square): " in text
 
 
 def test_state_summary_after_the_win_names_the_winner():

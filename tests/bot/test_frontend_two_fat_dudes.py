@@ -57,6 +57,29 @@ def test_the_picture_changes_with_the_view(change):
     assert picture(view_of(**change)).tobytes() != before
 
 
+def test_the_green_space_is_told_from_the_red_ones_by_more_than_colour(monkeypatch):
+    """Under red-green colour blindness the green 10 looks like a red space (CIEDE2000 2.4 apart under
+    deuteranopia), and a red space takes points from blue: the green one says "+10", a gain for either dude."""
+    from bot.render import two_fat_dudes as render
+    from bot.render.canvas import Board
+
+    drawn: list[str] = []
+    real = Board.text
+
+    def recorded(self, xy, text, *args, **kwargs):
+        if xy[1] == render.TRACK_Y + 20:  # the numbers on the spaces
+            drawn.append(text)
+        return real(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(Board, "text", recorded)
+    render._hallway.cache_clear()
+    try:
+        picture(view_of())
+    finally:
+        render._hallway.cache_clear()
+    assert drawn == ["1", "2", "1", "3", "4", "2", "+10", "2", "4", "3", "1", "2", "1"]
+
+
 def test_finished_and_roll_off_boards_draw():
     over = view_of(phase="over", positions=[14, 14], exited=[True, False], winners=[A], scores=[3, -70])
     assert picture(over).size == (WIDTH, HEIGHT)
@@ -262,16 +285,31 @@ def test_describe_state_tells_positions_scores_edge_and_offer():
     view = view_of(phase="encounter", positions=[6, 7], scores=[22, 6], encounters=2,
                    offer=Offer(payer=0, points=18, proposed_by=1))
     text = FRONTEND.describe_state(view, NAMES)
-    assert "Alice: on space 6 (blue 2), **22 points** (start player)" in text, "the space's colour, as pictured"
+    assert "Alice: on space 6 (blue 2), **22 points**, end penalty 40 (start player)" in text, "as pictured"
     assert "Track: 1 red 1, 2 red 2, 3 blue 1," in text and "7 green 10" in text, "where a roll would score"
     assert "Waiting for Alice to accept, decline or counter the offer." in text, "what is awaited, in words"
-    assert "Bob: on space 7 (green 10), **6 points** (holds the Edge)" in text
+    assert "Bob: on space 7 (green 10), **6 points**, end penalty 35 (holds the Edge)" in text
     assert "Encounters: 2 of 5" in text
     assert "Alice pays Bob 18 points (proposed by Bob)" in text
     assert "Waiting for Alice" in text
     over = view_of(phase="over", positions=[14, 3], exited=[True, False], winners=[A])
     assert "Winners: Alice" in FRONTEND.describe_state(over, NAMES)
     assert "out of the hallway" in FRONTEND.describe_state(over, NAMES)
+
+
+@pytest.mark.parametrize(("fields", "encounters"), [
+    ({"phase": "walk", "encounters": 0}, "Encounters: 0 of 5 (the next one's Edge costs 5)"),
+    ({"phase": "encounter", "encounters": 3, "decider": 0}, "Encounters: 3 of 5 (this one's Edge costs 10)"),
+    ({"phase": "walk", "encounters": 4}, "Encounters: 4 of 5 (the next one is the squeeze)"),
+    ({"phase": "race", "encounters": 5}, "Encounters: 5 of 5"),
+])
+def test_describe_state_tells_what_the_picture_prints_beside_the_track(fields, encounters):
+    """The picture prints each dude's end penalty (5 a step to his exit) beside every space and the Edge's cost
+    under each encounter: what a negotiation is weighed against, so the words say them too."""
+    text = FRONTEND.describe_state(view_of(positions=[6, 9], **fields), NAMES)
+    assert "Alice: on space 6 (blue 2), **0 points**, end penalty 40 (start player)" in text, text
+    assert "Bob: on space 9 (blue 4), **0 points**, end penalty 45 (holds the Edge)" in text, text
+    assert f"\n{encounters}\n" in text, text
 
 
 def test_two_players_whose_names_start_alike_get_tokens_told_apart():

@@ -45,7 +45,7 @@ async def test_keep_and_build_by_menus_with_a_preview_only_the_builder_sees(fake
     preview = shown.response
     assert shown.ephemeral and preview.visible_to == alice.id
     assert preview.attachment("step.png").data.startswith(b"\x89PNG"), "the proposed track is drawn"
-    assert "**" in preview.content and "cash 50 ->" in preview.content
+    assert "**" in preview.content and "cash 50, leaving" in preview.content
     confirm = preview.button(label="Confirm build")
     done = await fake_discord.click(alice, preview, confirm["custom_id"])
     assert not (done.ephemeral and "not" in (done.response.content or "")), done.response.content

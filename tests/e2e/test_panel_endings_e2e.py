@@ -87,7 +87,8 @@ async def test_a_panel_is_corrected_when_the_hand_is_revealed(fake_discord: Fake
 
 async def test_a_game_played_to_its_end_says_so_on_every_panel(fake_discord: FakeDiscord, parlor):
     """The last box scored ends the game without changing anyone's bones: each panel still says the game is over,
-    instead of promising edits that will never come."""
+    and who won (as the picture's banner does; the words said only "Game over."), instead of promising edits that
+    will never come."""
     fake = fake_discord
     alice, bob, channel = await two_players(fake, parlor)
     host = parlor.host
@@ -101,9 +102,12 @@ async def test_a_game_played_to_its_end_says_so_on_every_panel(fake_discord: Fak
     [last] = view["to_act"]
     [box] = [action["box"] for action in host.legal_actions(session, last)][:1]
     await fake.slash(alice if last == str(alice.id) else bob, "score", channel=channel, box=box)
-    assert (await host.last_session_in(str(channel.id))).status == "finished"
+    session = await host.last_session_in(str(channel.id))
+    assert session.status == "finished"
+    names = image_names(session)
+    won = " and ".join(names[player] for player in session.result["winners"])
     for user in (alice, bob):
-        assert "The game is over." in panel(fake, user).content and UPDATED not in panel(fake, user).content
+        assert f"Game over: {won} won." in panel(fake, user).content and UPDATED not in panel(fake, user).content
 
 
 async def test_abandoning_a_game_closes_its_panels(fake_discord: FakeDiscord, parlor):

@@ -95,3 +95,29 @@ def test_close_up_city_names_stay_legible_where_track_runs_over_them():
         assert len(inked) > 50, label.text
         shown = [image.getpixel((x - left, table.zoom_top + y - upper)) for x, y in inked]
         assert not track & set(shown), f"track over {label.text!r}"
+
+
+def test_the_pool_marks_each_lock_with_its_players_shape_not_by_colour_alone(monkeypatch):
+    """A locked demand in the pool carries its player's mark (the shape of his train), one per player
+    when both race for it, so a colour-blind player can tell whose lock it is; it was a "*" in the
+    locker's colour, and a race showed one colour only."""
+    from bot.render import crayon_rails
+
+    from .situations import play_state, pool_card
+
+    marks: list[tuple[int, float]] = []
+    real = crayon_rails.train_mark
+
+    def recorded(draw, centre, r, seat):
+        marks.append((seat, centre[1]))
+        real(draw, centre, r, seat)
+
+    monkeypatch.setattr(crayon_rails, "train_mark", recorded)
+    state = play_state(pool=[pool_card(6, (("alice", 1), ("bob", 1))), pool_card(2, (("bob", 0),)),
+                             pool_card(1), pool_card(3), pool_card(4)])
+    table = Table(GAME.view(state, None), NAMES)
+    image = table.compose()
+    pool_top = table.overview_top - 8 - 26 * 5 - 30
+    in_pool = sorted(seat for seat, y in marks if pool_top < y < table.overview_top)
+    assert in_pool == [0, 1, 1], "Alice's mark and Bob's on the race, Bob's on his own lock"
+    assert image.size[0] == WIDTH
