@@ -34,7 +34,7 @@ from games.crayon_rails.goals import goal_cities
 from games.crayon_rails.mapdata import City, board
 from games.crayon_rails.movement import plan_move
 from games.crayon_rails.routing import network, track_pieces
-from games.crayon_rails.state import State
+from games.crayon_rails.state import UPGRADE_COST, State
 
 REGIONS = {"nw": "north-west", "ne": "north-east", "sw": "south-west", "se": "south-east"}
 
@@ -148,8 +148,8 @@ def _turn(view: dict, player: str, actions: list[dict]) -> list[Component]:
     builds = _build_options(view, player, actions)
     if builds:
         found.append(Select("build", "Build toward…", tuple(builds), who))
-    buttons = [ActionButton(f"Upgrade to {a['train']} (20)", f"upgrade.{a['train']}", "secondary", who)
-               for a in actions if a["type"] == "upgrade"]
+    buttons = [ActionButton(f"Upgrade to {a['train']} (costs {UPGRADE_COST})", f"upgrade.{a['train']}", "secondary",
+                            who) for a in actions if a["type"] == "upgrade"]
     if {"type": "pitch"} in actions:
         buttons.append(ActionButton("Pitch", "pitch", "secondary", who))
     if {"type": "end_turn"} in actions:

@@ -15,6 +15,7 @@ from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 from games.crayon_rails.routing import network
+from games.crayon_rails.state import UPGRADE_COST
 from tests.games.crayon_rails.situations import land_path, play_state, pool_card, track
 from tests.games.crayon_rails.test_move_toward import AROUND, northgate
 from tests.games.crayon_rails.test_turns import new_game
@@ -189,3 +190,11 @@ def test_a_leg_toward_a_city_two_turns_away_keeps_to_own_track_when_that_is_as_s
     assert events == [{"type": "moved", "player": "alice", "path": AROUND[1:6]}]
     typed = FRONTEND.verb_action("move", {"to": "Lakeview"})
     assert GAME.apply(state, "alice", typed, SeededRandomness(0))[1] == events
+
+
+def test_an_upgrade_button_says_its_number_is_the_cost():
+    """"Upgrade to fast (20)" left a player to guess what 20 was: the button says it costs 20 cash."""
+    state = play_state(alice={"track": track("C8", "D8", "E8"), "at": "E8", "cash": 60})
+    buttons = [c for c in FRONTEND.components(GAME.view(state, None), legal_of(state)) if isinstance(c, ActionButton)]
+    upgrades = [b.label for b in buttons if b.token.startswith("upgrade.")]
+    assert upgrades and all(label.endswith(f"(costs {UPGRADE_COST})") for label in upgrades), upgrades
