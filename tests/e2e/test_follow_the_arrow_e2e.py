@@ -302,3 +302,21 @@ async def test_jump_belongs_to_follow_the_arrow_and_rematch_needs_a_match(fake_d
     assert await fake_discord.autocomplete(alice, "jump", channel=channel, focused="path") == []
     await table.do(alice, "game abandon")
     assert "was abandoned" in await table.refused(alice, "game rematch")
+
+
+async def test_a_chance_let_pass_and_taken_back_is_called_what_its_button_said(fake_discord: FakeDiscord,
+                                                                             parlor: ParlorBot):
+    """The player who may call Jump presses **No call**, then takes it back: the table said 'took back move 9
+    (decline call)', naming a move no button or command showed."""
+    alice, bob = (fake_discord.create_user(name) for name in ("alice", "bob"))
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+    steps, _ = good_line(await table.state())
+    upto = next(index for index, step in enumerate(steps) if step.action == {"type": "decline_call"})
+    await Driver(table).play([step for step in steps[:upto] if step.action is not None])
+    caller = table.users[steps[upto].player]
+    await table.press(caller, table.board(), "No call")
+    await table.press(caller, table.board(), f"Undo ({caller.name})")
+    told = table.board().embed["description"]
+    assert f"took back move {len(await parlor.host.moves(await table.session())) - 1} (no call)." in told, told
