@@ -48,7 +48,7 @@ from games.core import (
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
 from games.record import replay_timeline, timeout_result, with_names
-from games.undo import UNDO_ACTION, UNDO_TYPE, Timeline, why_it_stands
+from games.undo import STOOD_IN, UNDO_ACTION, UNDO_TYPE, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -152,9 +152,14 @@ def who_played(session: SessionRecord) -> dict[str, Any]:
     recorded: dict[str, Any] = {}
     if ai_seats := [seat.id for seat in session.players if seat.ai]:
         recorded["ai_seats"] = ai_seats
-    if stand_ins := {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}:
+    if stand_ins := stand_ins_of(session):
         recorded["stand_ins"] = stand_ins
     return recorded
+
+
+def stand_ins_of(session: SessionRecord) -> dict[str, list[list[int]]]:
+    """The stretches of moves in which the AI stood in for each person it played for (games.undo `StandIns`)."""
+    return {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}
 
 
 def not_begun(session: SessionRecord, player: str | None = None) -> str:
@@ -181,7 +186,8 @@ def not_begun(session: SessionRecord, player: str | None = None) -> str:
 def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
     """The `Timeline` after the last of `moves` (games.undo): pure, so it may run off the event loop."""
     steps = replay_timeline(get_game(session.slug), session.player_ids, session.options,
-                            session.setup_outcomes or {}, ((m.player, m.action, m.outcomes) for m in moves))
+                            session.setup_outcomes or {}, ((m.player, m.action, m.outcomes) for m in moves),
+                            stand_ins_of(session))
     for timeline, _ in steps:  # noqa: B007 (the timeline after the last entry is returned)
         pass
     return timeline
@@ -746,6 +752,8 @@ class Host:
         changes["waiting_since"] = wait.waiting_since
         public_view, now = game.view(new_state, None), self.clock()
         stands = why_it_stands(game, session.player_ids, state, new_state, bool(rng.rolls or rng.shuffles))
+        if any(seat.id == player and seat.stand_in for seat in session.players):
+            stands = STOOD_IN  # the AI's move for an idle person is not his to take back (games.undo)
         after = session.model_copy(update={**changes, "version": session.version + 1, "updated_at": now})
         upcoming = Upcoming(session=after, state=new_state, public_view=public_view,
                             undoer=undoer_among(after, None if stands else player))

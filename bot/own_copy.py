@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
-from bot.host import Host
+from bot.host import Host, stand_ins_of
 from bot.store import MoveRecord, SessionRecord
 from games.dice import commitment
 from games.record import WHO_PLAYED, GameRecord, Outcomes, RecordedMove
@@ -40,7 +40,7 @@ def stored_facts(session: SessionRecord) -> dict[str, Any]:
             "players": [{"id": seat.id, "name": seat.name} for seat in session.players],
             "options": session.options, "end": end, "result": result,
             "ai_seats": [seat.id for seat in session.players if seat.ai],
-            "stand_ins": {seat.id: seat.stand_ins for seat in session.players if seat.stand_ins}}
+            "stand_ins": stand_ins_of(session)}
 
 
 def why_no_record(session: SessionRecord) -> str | None:

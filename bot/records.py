@@ -141,8 +141,9 @@ def stats_text(name: str, rows: list[GameStats], *, of_ai: bool = False) -> str:
         against = f" with {AI_NAME}" if row.against_ai else ""
         lines.append(f"• {get_game(row.slug).title}{against}: {row.played} played, {row.won} won")
     people = [row for row in rows if not row.against_ai]
-    lines.append(f"All games: {sum(r.played for r in people)} played, {sum(r.won for r in people)} won"
-                 f"{' (between people)' if len(people) < len(rows) else ''}")
+    if people:  # with none, "All games: 0 played" would deny the games with the AI just listed
+        lines.append(f"All games: {sum(r.played for r in people)} played, {sum(r.won for r in people)} won"
+                     f"{' (between people)' if len(people) < len(rows) else ''}")
     if len(people) < len(rows):
         with_ai = [row for row in rows if row.against_ai]
         lines.append(f"All games with {AI_NAME}: {sum(r.played for r in with_ai)} played, "

@@ -160,18 +160,22 @@ async def leaderboard_message(store: Store, guild_id: str, slug: str | None, *, 
 def stats_lines(ratings: Sequence[RatedPlayer], last: dict[tuple[str, str], RatingChange], *,
                 of_ai: bool = False) -> list[str]:
     """`/stats`: each game's rating and what the last game did to it; the one with AI games too, if any differ
-    (`of_ai`: the AI's own, which has only that one)."""
+    (`of_ai`: the AI's own, which has only that one). Each change is its own pool's last game, so beside the
+    line with AI games the first says "the last game between people": the two last games differ."""
     by_key = {(row.slug, row.pool): row for row in ratings}
     lines = []
     for slug in sorted({row.slug for row in ratings}):
         people, every = by_key.get((slug, PEOPLE)), by_key.get((slug, ALL))
-        for row, label in ((people, ""), (every, "" if of_ai else f", games with {AI_NAME} counted too")):
-            if row is None or (row is every and people is not None and people.rating.games == every.rating.games):
+        apart = people is not None and every is not None and people.rating.games != every.rating.games
+        shown_rows = ((people, "", " between people" if apart else ""),
+                      (every, "" if of_ai else f", games with {AI_NAME} counted too", ""))
+        for row, label, which in shown_rows:
+            if row is None or (row is every and people is not None and not apart):
                 continue
             change = last.get((slug, row.pool))
             delta = shown(change.after) - shown(change.before or new_rating()) if change else 0
             lines.append(f"• {get_game(slug).title}{label}: rating **{shown(row.rating):,}** "
-                         f"({'+' if delta >= 0 else '−'}{abs(delta)} in the last game)")
+                         f"({'+' if delta >= 0 else '−'}{abs(delta)} in the last game{which})")
     return ["**Ratings** (1000 for a newcomer):", *lines] if lines else []
 
 

@@ -42,6 +42,7 @@ from bot.storage_errors import (
     StorageReadOnly,
     from_sqlite,
 )
+from games.undo import stood_in_at
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class Seat(BaseModel):
 
     def stood_in_at(self, seq: int) -> bool:
         """Whether move `seq` fell in a stretch in which the AI played this person's seat (`stand_ins`)."""
-        return any(first <= seq and (last == -1 or seq <= last) for first, last in self.stand_ins)
+        return stood_in_at(self.stand_ins, seq)
 
 
 class SessionRecord(BaseModel):

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core import Game, ScriptedRandomness
-from games.undo import Timeline
+from games.undo import StandIns, Timeline
 
 RECORD_FORMAT = "parlor-game-record/1"
 END_REASONS = ("played out", "abandoned", "timeout")
@@ -125,9 +125,11 @@ def replay_log(game: Game, players: Sequence[str], options: Mapping[str, Any] | 
 
 def replay_timeline(game: Game, players: Sequence[str], options: Mapping[str, Any] | None,
                     setup: Mapping[str, Any], moves: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]],
-                    ) -> Iterator[tuple[Timeline, list[dict]]]:
-    """`replay_log` with the `Timeline` itself after each entry: what an undo may take back then."""
-    timeline = Timeline(game, players, game.new_game(players, ScriptedRandomness(**setup), options or None))
+                    stand_ins: StandIns | None = None) -> Iterator[tuple[Timeline, list[dict]]]:
+    """`replay_log` with the `Timeline` itself after each entry: what an undo may take back then (a move the AI
+    made for a person it stood in for, `stand_ins`, is not his to take back)."""
+    timeline = Timeline(game, players, game.new_game(players, ScriptedRandomness(**setup), options or None),
+                        stand_ins)
     yield timeline, []
     for player, action, outcomes in moves:
         events = timeline.step(player, dict(action), ScriptedRandomness(**outcomes))

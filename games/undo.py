@@ -18,6 +18,9 @@ the README). A player may take back the latest move still standing when all of t
    items a view shows in `hidden_items_shown(view)`; an engine without that method hides nothing.
 
 4. It did not end the game.
+5. He made it himself: a move Parlor's AI made for his seat while it stood in for him (`stand_ins`,
+   the stretches of moves recorded with the game) stands, and so do his moves before it, as after
+   anyone else's move.
 
 He may undo again as long as the next move standing is also one of these (his own earlier
 steps of the same turn). Undone moves are gone for the rules but stay in the log.
@@ -38,10 +41,20 @@ CHANCE_SEEN = ("That move drew by chance (a die, a draw or a shuffle), and chanc
                "it cannot be taken back.")
 GAME_OVER = "That move ended the game, and the result stands."
 SECRET_SEEN = "That move showed someone something that was hidden, so it stands: it cannot be taken back."
+STOOD_IN = ("That move was made for you by Parlor's AI while it stood in for you, so it stands: only a move "
+            "you made yourself can be taken back.")
+
+StandIns = Mapping[str, Sequence[Sequence[int]]]
+"""Player -> the [first, last] move numbers in which the AI stood in for him (last -1 while it still does)."""
 
 
 def is_undo(action: Mapping[str, Any]) -> bool:
     return isinstance(action, Mapping) and action.get("type") == UNDO_TYPE
+
+
+def stood_in_at(periods: Sequence[Sequence[int]], seq: int) -> bool:
+    """Whether move `seq` fell in one of a seat's stand-in `periods` ([first, last]; last -1 while still on)."""
+    return any(first <= seq and (last == -1 or seq <= last) for first, last in periods)
 
 
 def not_yours(other: str) -> str:
@@ -88,9 +101,10 @@ class Timeline:
     latest entry, and `why_not` says why the latest move standing cannot be taken back.
     """
 
-    def __init__(self, game: Game, players: Sequence[str], state: Any) -> None:
+    def __init__(self, game: Game, players: Sequence[str], state: Any, stand_ins: StandIns | None = None) -> None:
         self.game = game
         self.players = list(players)
+        self.stand_ins = dict(stand_ins or {})
         self.state = state
         self.seq = 0
         self.undoable: list[Standing] = []
@@ -110,6 +124,8 @@ class Timeline:
             self.undoable = []
         standing = Standing(self.seq, player, str(action.get("type")), before, self.top, self.why_not)
         stands = why_it_stands(self.game, self.players, before, after, bool(recording.rolls or recording.shuffles))
+        if stood_in_at(self.stand_ins.get(player, ()), self.seq):
+            stands = STOOD_IN
         if stands:
             self.undoable, self.why_not = [], stands
         else:

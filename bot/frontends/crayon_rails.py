@@ -135,6 +135,7 @@ class CrayonRailsFrontend(Frontend):
     verbs = {"move": "/move to:<city or milepost> or path:\"F7 G7 H8\" — the whole way if in reach this "
                      "turn, else as far as it allows",
              "place": "/place city:<city> — puts your train on the map on your first operating turn"}
+    move_kinds = {"start": "place your train"}
     commands = {"keep": "/keep — at setup, keep up to two offered cards privately",
                 "build": "/build to:<place> or path:<mileposts> — a preview to Confirm, or at once",
                 "pickup": "/pickup — a load where your train stands",

@@ -151,6 +151,7 @@ class FollowTheArrowFrontend(Frontend):
     commands = {
         "jump": "/jump pawn:3 path:c4 c6 — a jump, naming each circle it lands on.",
     }
+    move_kinds = {"decline_call": "no call"}
 
     def draw_board(self, view: dict, names: Names, events: Events = ()) -> bytes:
         return draw_follow_the_arrow(view, names)

@@ -159,7 +159,8 @@ def verify(record: GameRecord) -> Verdict:
 
     rng = RecordingRandomness(DiceRandomness(record.seed, SETUP_SEQ))
     try:
-        timeline = Timeline(game, record.player_ids, game.new_game(record.player_ids, rng, record.options or None))
+        timeline = Timeline(game, record.player_ids, game.new_game(record.player_ids, rng, record.options or None),
+                            record.stand_ins)
     except IllegalMove as refusal:
         return fail(SETUP_SEQ, setup_name, f"the engine refuses the setup: {refusal.message}")
     if problem := compare_outcomes(record.setup, rng.outcomes):

@@ -96,3 +96,13 @@ def test_the_ais_own_stats_count_its_games_without_setting_them_apart():
         "• John Henry: 3 played, 2 won",
         "• Two Fat Dudes in a Narrow Hallway: 1 played, 0 won",
         "All games: 4 played, 2 won"]
+
+
+def test_a_player_who_played_only_with_the_ai_is_not_told_all_games_0_played():
+    """Alice's only game was one with the AI: her stats listed it, then said 'All games: 0 played, 0 won (between
+    people)' above 'All games with Parlor (AI): 1 played'."""
+    rows = [records.GameStats("johari-bones", 1, 0, against_ai=True)]
+    assert records.stats_text("Alice", rows).splitlines() == [
+        "**Alice on this server:**",
+        "• Johari Bones with Parlor (AI): 1 played, 0 won",
+        "All games with Parlor (AI): 1 played, 0 won"]

@@ -79,6 +79,8 @@ def test_a_leaderboard_too_long_for_one_message_loses_its_last_entries_whole_and
 
 
 def test_stats_show_each_rating_and_its_last_change_and_the_one_with_ai_games_if_it_differs():
+    """Each line's change is its pool's last game: Bob won a game the AI stood in for him, after losing one
+    between people, and read '−54 in the last game' beside '+56 in the last game'."""
     ratings = [rated("Alice", 30, games=3), rated("Alice", 29, games=4, pool=ALL)]
     last = {("johari-bones", PEOPLE): RatingChange(pool=PEOPLE, player="alice", name="Alice",
                                                    before=Rating(mu=28, sigma=4, games=2),
@@ -88,10 +90,11 @@ def test_stats_show_each_rating_and_its_last_change_and_the_one_with_ai_games_if
                                                 after=Rating(mu=29, sigma=4, games=4))}
     assert stats_lines(ratings, last) == [
         "**Ratings** (1000 for a newcomer):",
-        "• Johari Bones: rating **1,360** (+40 in the last game)",
+        "• Johari Bones: rating **1,360** (+40 in the last game between people)",
         "• Johari Bones, games with Parlor (AI) counted too: rating **1,340** (−20 in the last game)"]
     same = [rated("Alice", 30, games=3), rated("Alice", 30, games=3, pool=ALL)]
-    assert len(stats_lines(same, last)) == 2, "no second line when no game with the AI was played"
+    assert stats_lines(same, last)[1:] == ["• Johari Bones: rating **1,360** (+40 in the last game)"], \
+        "no second line when no game with the AI was played, and the last game is the last game"
     assert stats_lines([], {}) == []
 
 

@@ -283,3 +283,20 @@ async def test_a_derailed_player_is_told_what_keeping_or_releasing_her_card_mean
     assert "coal" in words.split("**play**")[0] or "lose" in words, "she is not told she loses her Coal"
     assert "pool" in words, f"nothing says Release puts #32 in the public pool: {words}"
     assert "your turn" not in derailed.content, f"it is still Bob's turn: {derailed.content}"
+
+
+async def test_a_train_placed_and_taken_back_is_called_what_its_button_said(fake_discord: FakeDiscord,
+                                                                          parlor: ParlorBot):
+    """**Place your train** (or `/place city:`) taken back: the table said 'took back move 9 (start)', a move no
+    button or command had shown."""
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    table = Table(fake_discord, parlor, fake_discord.channel("games"), alice, bob)
+    await open_game(fake_discord, table.channel, alice, bob)
+    await table.ok(alice, "keep")
+    await table.ok(bob, "keep")
+    for user in (alice, bob, bob, alice):
+        await table.ok(user, "endturn")
+    await table.ok(alice, "place", city="Ironhill")
+    undone = await table.ok(alice, "game undo")
+    told = undone.embed["description"]
+    assert "took back move 7 (place your train)." in told, told

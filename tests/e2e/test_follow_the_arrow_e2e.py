@@ -360,3 +360,21 @@ async def test_a_destination_chosen_after_the_opponent_called_jump_says_so_and_w
     assert refused.ephemeral and f"{caller.name} called Jump: you must jump this turn" in told, told
     assert "latest table's buttons and menus" in told and "not offered" not in told, told
     assert (await table.session()).version == session.version, "nothing changed"
+
+
+async def test_a_chance_let_pass_and_taken_back_is_called_what_its_button_said(fake_discord: FakeDiscord,
+                                                                             parlor: ParlorBot):
+    """The player who may call Jump presses **No call**, then takes it back: the table said 'took back move 9
+    (decline call)', naming a move no button or command showed."""
+    alice, bob = (fake_discord.create_user(name) for name in ("alice", "bob"))
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+    steps, _ = good_line(await table.state())
+    upto = next(index for index, step in enumerate(steps) if step.action == {"type": "decline_call"})
+    await Driver(table).play([step for step in steps[:upto] if step.action is not None])
+    caller = table.users[steps[upto].player]
+    await table.press(caller, table.board(), "No call")
+    await table.press(caller, table.board(), f"Undo ({caller.name})")
+    told = table.board().embed["description"]
+    assert f"took back move {len(await parlor.host.moves(await table.session())) - 1} (no call)." in told, told

@@ -1,15 +1,17 @@
 """Undo end to end: a misplaced Follow the Arrow pawn taken back by the table's button, an undo across a
-restart, a roll that stands, a Johari swap taken back without showing anyone a bone, and a Johari placement
-taken back with its places offered again."""
+restart, a roll that stands, a Johari swap taken back without showing anyone a bone, a Johari placement
+taken back with its places offered again, and a move the AI made for an idle player, which stands."""
 
 from __future__ import annotations
 
 from bot.client import ParlorBot
 from games.follow_the_arrow import GAME
 from games.undo import UNDO_ACTION
+from tests.bot.conftest import FakeClock
 from tests.conftest import start_bot
 from tests.e2e.helpers import mentioned
 from tests.e2e.helpers import table as table_in
+from tests.e2e.test_ai_e2e import HOUR, quick_ai
 from tests.e2e.test_follow_the_arrow_e2e import Table, start_game
 from tests.e2e.test_johari_bones_e2e import open_table
 from tests.fakediscord import FakeDiscord
@@ -161,3 +163,31 @@ async def test_a_johari_placement_taken_back_offers_its_places_again(fake_discor
     assert "You drew" in undone.response.content and undone.response.button(label="My face in")
     view = table.host.public_view(await table.session())
     assert (view["phase"], view["to_act"]) == ("drawn", [str(alice.id)]), "the bone is hers to place again"
+
+
+async def test_a_move_the_ai_made_for_an_idle_player_is_not_his_to_take_back(fake_discord: FakeDiscord,
+                                                                            parlor: ParlorBot):
+    """Bob let the clock run out and the AI placed his pawns for him. Back in his seat, he was offered **Undo (bob)**
+    for the AI's placement, and took it back as 'bob took back move 2': a move he never made."""
+    quick_ai(parlor)
+    clock = FakeClock()
+    parlor.host.clock = clock
+    alice, bob = (fake_discord.create_user(name) for name in ("alice", "bob"))
+    channel = fake_discord.channel("games")
+    table = Table(fake_discord, parlor, channel, [alice, bob])
+    await start_game(fake_discord, channel, alice, bob)
+    placer = table.users[GAME.to_act(await table.state())[0]]
+    idle = bob if placer is alice else alice
+    await table.do(placer, "place", order="1 2 3 4 5")
+    clock.advance(49 * HOUR)
+    await fake_discord.slash(placer, "game substitute", channel=channel)
+    await parlor.ai.idle()
+    placed_for_him = await table.state()
+    assert placed_for_him.phase != "placing", "the AI placed the idle player's pawns"
+
+    back = await fake_discord.slash(idle, "game return", channel=channel)
+    assert "own seat again" in back.response.content
+    assert undo_buttons(table_in(fake_discord, channel)) == [], "no Undo for a move he did not make"
+    refusal = await table.refused(idle, "game undo")
+    assert "made for you by Parlor's AI" in refusal and "only a move you made yourself" in refusal
+    assert await table.state() == placed_for_him

@@ -14,7 +14,7 @@ from games.core import IllegalMove, RecordingRandomness, ScriptedRandomness, See
 from games.dice import DiceRandomness, commitment, seed_from_int
 from games.johari_bones import BONES
 from games.record import GameRecord, replay_log
-from games.undo import CHANCE_SEEN, NOTHING_TO_UNDO, SECRET_SEEN, UNDO_ACTION, Timeline, why_it_stands
+from games.undo import CHANCE_SEEN, NOTHING_TO_UNDO, SECRET_SEEN, STOOD_IN, UNDO_ACTION, Timeline, why_it_stands
 from games.verify import verify
 from tests.games.test_verify import OPTIONS, changed
 
@@ -149,6 +149,36 @@ def test_once_the_other_has_acted_the_move_before_stands_even_if_he_took_his_bac
     assert refusal is not None and second in refusal
     with pytest.raises(IllegalMove):
         timeline.undo(first)
+
+
+def test_a_move_the_ai_made_for_a_person_is_not_his_to_take_back_nor_his_own_before_it():
+    """The AI stood in for the second placer at move 2; after it, his own moves before stand too."""
+    game = GAMES["follow-the-arrow"]
+    first, _ = first_action(arrow_timeline())
+    second = "bob" if first == "alice" else "alice"
+    timeline = Timeline(game, ["alice", "bob"], game.new_game(["alice", "bob"], SeededRandomness(3)),
+                        stand_ins={second: [[2, 2]]})
+    timeline.step(*first_action(timeline), ScriptedRandomness())
+    timeline.step(*first_action(timeline), ScriptedRandomness())
+    assert timeline.undo_refusal(second) == STOOD_IN and timeline.undoer is None
+    with pytest.raises(IllegalMove, match="stood in for you"):
+        timeline.undo(second)
+
+
+def test_an_undo_of_the_ais_move_for_a_person_is_refused_by_the_verifier():
+    for number in range(50):
+        record, _ = play_with_undos("follow-the-arrow", seed_from_int(900 + number), max_entries=40)
+        index = next((i for i, move in enumerate(record.moves) if move.action == UNDO_ACTION), None)
+        if index is not None:
+            break
+    undone = index  # the undo is move index + 1; the move it took back is move index
+    player = record.moves[index].player
+
+    def edit(data: dict) -> None:
+        data["stand_ins"] = {player: [[undone, undone]]}
+
+    verdict = verify(changed(record, edit))
+    assert not verdict.ok and verdict.seq == index + 1 and "stood in for you" in verdict.text
 
 
 # -- Johari Bones: hidden bones ---------------------------------------------------------------------
