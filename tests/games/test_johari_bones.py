@@ -266,7 +266,8 @@ def test_a_bone_for_someone_not_at_the_table_is_refused_naming_who_is():
     with pytest.raises(IllegalMove, match=f"That player is not at this table: swap with {B} or {C}\\."):
         play(three, A, swap("up", D))
     drawn, _ = play(three, A, DRAW)
-    with pytest.raises(IllegalMove, match=f"That player is not at this table: place it on your own bones, {B}'s or {C}'s\\."):
+    placed_elsewhere = f"That player is not at this table: place it on your own bones, {B}'s or {C}'s\\."
+    with pytest.raises(IllegalMove, match=placed_elsewhere):
         play(drawn, A, place(D, "up"))
 
 
