@@ -118,6 +118,11 @@ def _deal(players: Sequence[str], rng: Randomness) -> tuple[dict[str, dict[str, 
     return bones, shuffled[4 * len(players):]
 
 
+def _one_of(choices: Sequence[str]) -> str:
+    """"bob", "bob or carol", "bob, carol or dave": the choices a refusal points to instead."""
+    return choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+
 def _totals(state: State) -> dict[str, int]:
     return {player: sum(points or 0 for points in card.values()) for player, card in state.scorecard.items()}
 
@@ -277,7 +282,8 @@ class JohariBones:
         if state.phase != "drawn" or state.drawn is None:
             raise IllegalMove("Draw a bone first: use the Draw button.")
         if action.target not in state.players:
-            raise IllegalMove("That player is not at this table.")
+            targets = ["your own bones"] + [f"{other}'s" for other in state.players if other != player]
+            raise IllegalMove(f"That player is not at this table: place it on {_one_of(targets)}.")
         if action.target == player and action.position == "out":
             raise IllegalMove("On your own bones you may place face in or face up, not face out.")
         if action.target != player and action.position == "in":
@@ -295,7 +301,8 @@ class JohariBones:
     def _swap(self, state: State, player: str, action: SwapAction, events: list[dict]) -> None:
         other = action.with_
         if other not in state.players:
-            raise IllegalMove("That player is not at this table.")
+            others = [seated for seated in state.players if seated != player]
+            raise IllegalMove(f"That player is not at this table: swap with {_one_of(others)}.")
         if other == player:
             raise IllegalMove("Swap with another player.")
         mine, theirs = ("up", "up") if action.kind == "up" else ("in", "out")

@@ -260,6 +260,17 @@ def test_swap_needs_another_seated_player(other, message):
         play(new(), A, swap("up", other))
 
 
+def test_a_bone_for_someone_not_at_the_table_is_refused_naming_who_is():
+    """The refusal says what to do instead: the players at the table, the one acting left out."""
+    three = new((A, B, C))
+    with pytest.raises(IllegalMove, match=f"That player is not at this table: swap with {B} or {C}\\."):
+        play(three, A, swap("up", D))
+    drawn, _ = play(three, A, DRAW)
+    placed_elsewhere = f"That player is not at this table: place it on your own bones, {B}'s or {C}'s\\."
+    with pytest.raises(IllegalMove, match=placed_elsewhere):
+        play(drawn, A, place(D, "up"))
+
+
 def test_turns_go_in_seat_order_three_each_then_every_bone_is_revealed():
     state = new((A, B, C))
     seen = []
