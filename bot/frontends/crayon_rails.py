@@ -407,7 +407,12 @@ def _narrate(event: dict, names: Names) -> str | None:
             race = " (a race!)" if event["race"] else ""
             return f"{who} locks card #{event['card']} for {event['load']}{race}."
         case "delivered":
-            return f"{who} delivers {event['load']} to {city_label(event['city'])} for **{event['payoff']}**."
+            told = (f"{who} delivers {event['load']} to {city_label(event['city'])} for **{event['payoff']}** "
+                    f"(card #{event['card']}).")
+            for racer in event.get("freed", []):
+                told += (f" {display_name(names, racer)}'s lock on #{event['card']} is freed: the {event['load']} "
+                         "is an ordinary load again and the marker returns.")
+            return told
         case "pitched":
             return f"{who} pitches cards {', '.join(f'#{c}' for c in event['cards'])}."
         case "derailment" | "flood" | "strike" | "snow":

@@ -98,7 +98,8 @@ def check_upgrade(state: State, player_id: str, train: str) -> None:
         options = " or ".join(UPGRADES[current]) or "nothing"
         raise IllegalMove(f"A {current} train upgrades to {options}.")
     if state.player(player_id).cash < UPGRADE_COST:
-        raise IllegalMove(f"An upgrade costs {UPGRADE_COST}.")
+        raise IllegalMove(f"An upgrade costs {UPGRADE_COST} and you have {state.player(player_id).cash}; "
+                          "build instead, or end your turn.")
 
 
 def upgrade(state: State, player_id: str, train: str, events: list[dict]) -> None:

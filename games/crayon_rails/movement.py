@@ -65,7 +65,8 @@ def _place_here(state: State, player_id: str) -> str:
 
 
 def _why_no_route(state: State, player_id: str, to: str) -> str:
-    """Why `move to` found no route: an unknown place, a fee the player cannot pay, or no track there."""
+    """Why `move to` found no route: an unknown place, a fee the player cannot pay, no track there yet (so
+    build), or track the train cannot get onto from where it stands."""
     target = board().resolve(to)
     if target is None:
         return f"{to!r} is neither a milepost (like F7) nor a city."
@@ -73,6 +74,9 @@ def _why_no_route(state: State, player_id: str, to: str) -> str:
     if owner is not None:
         return (f"Your train reaches {to} only over {owner}'s track, and using it costs {FOREIGN_TRACK_FEE}, "
                 f"more than you have.")
+    if not any(target in section for section in owners(state)):
+        name = board().city_at(target).name if board().city_at(target) else target
+        return f"No track reaches {name} yet: build there first with /build to:{name}."
     return f"Your train cannot reach {to!r} along existing track."
 
 

@@ -112,7 +112,8 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     names = {A: LONG_A, B: LONG_B}
     turn = [{"type": "built", "player": A, "path": [cities[0].at, cities[1].at], "cost": 5},
             *({"type": "moved", "player": A, "path": [city.at]} for city in cities[:12]),
-            {"type": "delivered", "player": A, "load": "Chocolate", "city": cities[-1].name, "payoff": 44}]
+            {"type": "delivered", "player": A, "card": 17, "load": "Chocolate", "city": cities[-1].name,
+             "payoff": 44}]
     alt = board_alt(session, view, names, turn)
     assert len(alt) <= ALT_TEXT_MAX
     assert alt.startswith(f"Board of Crayon Rails (public locking) #7, update 41. {LONG_A}'s turn.")
@@ -122,7 +123,8 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
     for card in (card for card in view["pool"] if card["locks"]):
         assert f"#{card['id']} " in alt, f"locked card {card['id']} is named"
     assert "Pool: 8 cards, 3 unlocked." in alt and ", derailment at" in alt, "the four kept cards are not in the pool"
-    assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44."), "the latest event"
+    assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44 (card #17)."), \
+        "the latest event"
 
 
 def test_a_train_not_yet_placed_is_said_so():

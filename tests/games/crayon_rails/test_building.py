@@ -90,6 +90,12 @@ def test_upgrade_costs_twenty_and_replaces_building():
         act(new.model_copy(update={"turn": state.turn}), "alice", {"type": "upgrade", "train": "fast"})
 
 
+def test_an_upgrade_refused_for_want_of_cash_says_what_she_has():
+    """Like a build too dear, the refusal names the price and the cash, so she knows how far short she is."""
+    with pytest.raises(IllegalMove, match=r"^An upgrade costs 20 and you have 15; build instead, or end your turn\.$"):
+        act(play_state(alice={"cash": 15}), "alice", {"type": "upgrade", "train": "heavy"})
+
+
 def test_build_toward_a_city_uses_the_cheapest_affordable_track():
     state = play_state(alice={"track": track("F9", "G9")})
     _, events = act(state, "alice", {"type": "build", "toward": "Dunmore"})

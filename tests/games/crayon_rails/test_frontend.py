@@ -227,3 +227,14 @@ def test_an_event_that_lapses_is_told_with_what_it_frees():
         "The strike at Northgate (I2) is over: loads are picked up and delivered there again.",
         "The snow around Northgate (I2) is over: trains there run at full speed, and mountains and alpine may be "
         "built on again."]
+
+
+def test_a_delivery_tells_whose_lock_it_freed_and_on_which_card():
+    """Rules: delivering on a locked card frees every other lock on it; the racer who lost is told so."""
+    delivered = {"type": "delivered", "player": "alice", "card": 29, "demand": 1, "load": "Fish",
+                 "city": "Northgate", "payoff": 30, "freed": ["bob"]}
+    assert FRONTEND.describe_events([delivered], NAMES) == [
+        "Alice delivers Fish to Northgate (I2) for **30** (card #29). Bob's lock on #29 is freed: "
+        "the Fish is an ordinary load again and the marker returns."]
+    alone = {**delivered, "freed": []}
+    assert FRONTEND.describe_events([alone], NAMES) == ["Alice delivers Fish to Northgate (I2) for **30** (card #29)."]

@@ -52,8 +52,14 @@ def test_move_toward_a_place_only_the_fee_bars_says_the_fee_is_what_is_missing()
     """Bob's spur runs on to G7: what Alice lacks is the 4 for his track, not track."""
     with pytest.raises(IllegalMove, match="only over bob's track, and using it costs 4, more than you have"):
         act(on_line("H9", cash=3), "alice", {"type": "move", "toward": "G7"})
-    with pytest.raises(IllegalMove, match="cannot reach 'C9' along existing track"):
+
+
+def test_move_toward_a_place_no_track_reaches_says_to_build_there_first():
+    """A newcomer typing `/move to:` a city off every track is told how to get there: build to it."""
+    with pytest.raises(IllegalMove, match=r"^No track reaches C9 yet: build there first with /build to:C9\.$"):
         act(on_line("H9"), "alice", {"type": "move", "toward": "C9"})
+    with pytest.raises(IllegalMove, match=r"^No track reaches Eastbay yet: build there first with /build to:Eastbay"):
+        act(on_line("H9"), "alice", {"type": "move", "toward": "Eastbay"})
 
 
 def test_move_toward_where_the_train_stands_says_it_is_there_already():
