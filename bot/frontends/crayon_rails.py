@@ -211,7 +211,12 @@ class CrayonRailsFrontend(Frontend):
 
     def turn_words(self, view: dict, player: str) -> str:
         derailed = next((e["pending"] for e in view["active_events"] if e.get("pending")), [])
-        return derailment_words(view, player) if player in derailed else super().turn_words(view, player)
+        if player in derailed:
+            return derailment_words(view, player)
+        if view["phase"] == "setup":  # the first thing a new player meets: say what the choice is
+            return ("your turn: keep up to two of the offered cards, naming one demand of each (**Keep a card**, "
+                    "or **Keep none**)")
+        return super().turn_words(view, player)
 
     def describe_state(self, view: dict, names: Names) -> str:
         lines = [f"**{_phase_words(view['phase'])}**, round {view['round']}; deck {view['deck']} cards"]

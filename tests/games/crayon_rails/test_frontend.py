@@ -111,6 +111,16 @@ def test_a_derailed_player_is_told_what_her_loss_buttons_mean_and_not_that_it_is
     assert FRONTEND.turn_words(view, "bob") == "your turn"
 
 
+def test_the_setup_turn_says_what_to_choose():
+    """A new player's first table read only "@alice: your turn." while she was offered cards to keep: the
+    turn line says what the choice is, and names the menu and the button."""
+    view = GAME.view(new_game(), None)
+    assert view["phase"] == "setup"
+    words = FRONTEND.turn_words(view, view["to_act"][0])
+    assert words.startswith("your turn: keep up to two of the offered cards, naming one demand of each")
+    assert "**Keep a card**" in words and "**Keep none**" in words
+
+
 def test_move_and_place_verbs():
     state = at_dunmore()
     state.player("alice").at = "C8"
