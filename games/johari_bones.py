@@ -189,7 +189,7 @@ class JohariBones:
         if isinstance(parsed, ScoreAction):
             self._score(new, player, parsed.box, rng, events)
         elif new.phase == "scoring":
-            raise IllegalMove("The hand is over: choose a box with /score.")
+            raise IllegalMove("The hand is over: choose a box with **Choose a box** on the table (or /score).")
         elif isinstance(parsed, PlaceAction):
             self._place(new, player, parsed, events)
         elif new.phase == "drawn":

@@ -232,7 +232,8 @@ class JohariBonesFrontend(Frontend):
                         f"**{bones[event['player']]}**, {other} **{bones[event['with']]}**.")
             return f"{player} swapped their face-in bone for {other}'s face-out bone."
         if kind == "revealed":
-            return f"Hand {event['hand']} is over: every bone is revealed. Choose a box with /score."
+            return (f"Hand {event['hand']} is over: every bone is revealed. Choose a box with **Choose a box** "
+                    "(or /score).")
         if kind == "scored":
             box = BOX_LABELS[event["box"]]
             return f"{display_name(names, event['player'])} scored {event['points']} in {box}."

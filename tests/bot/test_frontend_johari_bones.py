@@ -256,7 +256,9 @@ def test_narration_of_draw_reveal_score_and_deal():
     while state.phase == "turns":
         player = GAME.to_act(state)[0]
         state, events = apply(state, player, swap_action("up", A if player != A else B))
-    assert FRONTEND.describe_events(events, MENTIONS)[-1].startswith("Hand 1 is over")
+    revealed = FRONTEND.describe_events(events, MENTIONS)[-1]
+    assert revealed.startswith("Hand 1 is over") and "with **Choose a box** (or /score)" in revealed, \
+        "the table's button is named, not only the command"
     state, events = apply(state, A, score_action("chance"))
     points = state.scorecard[A]["chance"]
     assert FRONTEND.describe_events(events, MENTIONS) == [f"<@1> scored {points} in Chance."]
