@@ -48,8 +48,9 @@ Rulings: a kept card counts as a locked load only once its load is aboard (befor
 a win nor a pitch); loads of one type serve any of your kept cards; the two-sections-per-city entry \
 limit applies to small and medium cities, not majors; events turned up during setup are set aside and \
 replaced; a qualification announced at the end of the first player's turn stands for the rest of the round.
-Setup: `/keep cards:"17:0 23:2"` (card:demand, up to two; leave out to keep none). Turn: `/place city:` \
-(first turn), `/move`, `/pickup`, `/drop`, `/lock`, `/deliver`, then `/build to:` (preview, Confirm) or \
+Setup: `/keep cards:"17:0 23:2"` (card:demand, up to two; leave out to keep none). Then two building rounds \
+with no trains (`/build`, `/endturn`; the second in reverse order, its last builder moves first). Turn: \
+`/place city:` (first turn), `/move`, `/pickup`, `/drop`, `/lock`, `/deliver`, then `/build to:` (preview, Confirm) or \
 `/build path:"F7 G7"` (at once) or `/upgrade`, then `/endturn`. `/pitch` replaces a turn."""
 
 COMMANDS: dict[str, str] = {

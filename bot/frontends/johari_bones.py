@@ -60,7 +60,7 @@ or face up (the bone it replaces leaves the hand), or
 • `/swap` your face up with another's face up, or your face in with another's face out.
 Then every bone is revealed and each player scores one open box (**Choose a box**, or `/score`) with \
 the 8 ends of their bones:
-• Ones–Sixes: the ends showing that number • Full House: three of one number + two of another \
+• Ones–Sixes: the ends showing that number (their sum) • Full House: three of one number + two of another \
 (their sum) • 4 Run / 5 Run: consecutive numbers, 0 counts (their sum) • Chance: all ends.
 Two blank ends together may act as one wild end (1–6); the bot uses it as well as it can.
 A box your hand cannot fill scores 0. After 10 hands the highest total wins; ties share.

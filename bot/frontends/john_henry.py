@@ -19,7 +19,7 @@ to drive the golden spike at **Promontory Point**, the center of 13 spaces.
 • Both roll for first player (ties roll again); the high die is the first player's first move.
 • On your turn roll one die and add it to your dots. Each space takes 6 dots: complete it and \
 move on, carrying the leftover (a big roll can cross several spaces). You start with 1 dot.
-• The center is shared: both railroads' dots there add up. Whoever brings the count to **7** wins.
+• The center is shared: both railroads' dots there add up. Whoever brings the count to **7** or more wins.
 • **John Henry**: roll a 6 and he joins you (from the box or your rival); once he is dead, a 6 is \
 just a 6. Then keep the 6 (move 6), or roll a bonus die: the bonus die and the 6 are your two dice \
 as his holder. While you hold him you roll two dice and move the sum, but **doubles** kill him \

@@ -330,6 +330,11 @@ def test_describe_state_gives_every_scorecard_in_words():
     assert re.search(r"Carol \(green triangle\): [^\n]*total 0$", text, re.MULTILINE), "Carol has filled no box yet"
 
 
+def test_rules_text_says_ones_to_sixes_score_the_sum_not_the_count():
+    """Rules file: `twos` with three 2-ends scores 6; "the ends showing that number" alone reads as a count."""
+    assert "Ones–Sixes: the ends showing that number (their sum)" in FRONTEND.rules_text
+
+
 def test_rules_text_is_short():
     assert 0 < len(FRONTEND.rules_text) <= 1500
     assert "face out" in FRONTEND.rules_text and "/score" in FRONTEND.rules_text

@@ -208,6 +208,11 @@ def test_rules_text_is_short_and_mentions_the_key_rules():
         assert phrase in FRONTEND.rules_text
 
 
+def test_rules_text_says_the_spike_needs_7_or_more_not_exactly_7():
+    """Rules file: the roll that brings the shared count to 7 *or more* wins; "to 7" reads as an exact roll."""
+    assert "**7** or more" in FRONTEND.rules_text
+
+
 def test_a_driven_spike_is_said_so_not_counted_past_its_dots():
     running = FRONTEND.describe_state(view(in_play(alice=(7, 3), bob=(7, 2))), NAMES)
     assert "Golden spike: 5 of 7 dots at Promontory Point" in running

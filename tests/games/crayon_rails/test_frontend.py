@@ -158,6 +158,13 @@ def test_narration_and_state_name_the_players():
     assert len(FRONTEND.rules_text) <= 2000  # one embed, read on a phone
 
 
+def test_the_rules_in_brief_say_the_first_turns_after_setup_only_build():
+    """Rules file: two building rounds with no trains follow setup. A newcomer who read only "`/place city:`
+    (first turn)" would try to place his train on his first turn, which the engine refuses."""
+    rules = " ".join(FRONTEND.rules_text.split())
+    assert "two building rounds" in rules and "no trains" in rules
+
+
 def test_the_words_name_each_seat_as_drawn_and_say_what_each_track_joins():
     """A player told "your train is the blue square" finds it on the picture, and each player's built track
     stands in words (the narration tells it only as it is built): its line, length and the cities it joins."""
