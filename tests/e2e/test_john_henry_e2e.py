@@ -6,6 +6,9 @@ import logging
 from pathlib import Path
 
 from bot.client import ParlorBot
+from bot.frontends import frontend_for
+from bot.render import john_henry as render
+from bot.replies import image_names
 from games import GAMES
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import game_number, is_over, latest_board, mentioned, pings, player_to_act, table, tables
@@ -296,9 +299,8 @@ async def test_the_final_table_counts_no_moves_the_log_and_the_check_would_contr
     assert footer == f"Game #{session.id} · update {session.version}" and "move" not in footer
 
 
-async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, parlor):
-    """Bob never rolled for first player and Alice claimed: the table's words end the game, but the picture's
-    description still said "Roll-off for first player, waiting for bob" after "Game over: alice won"."""
+async def claimed_in_the_roll_off(fake_discord, parlor) -> FakeMessage:
+    """Alice rolls for first player, Bob never does, and Alice claims the game: its final table."""
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     clock = FakeClock()
@@ -308,7 +310,13 @@ async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, pa
     clock.advance(49 * 3600)
     claimed = await fake_discord.slash(alice, "game claim", channel=channel)
     assert not claimed.ephemeral, claimed.response.content
-    final = table(fake_discord, channel)
+    return table(fake_discord, channel)
+
+
+async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, parlor):
+    """Bob never rolled for first player and Alice claimed: the table's words end the game, but the picture's
+    description still said "Roll-off for first player, waiting for bob" after "Game over: alice won"."""
+    final = await claimed_in_the_roll_off(fake_discord, parlor)
     alt = final.attachment("board.png").description
     assert alt.startswith(f"Board of John Henry #{game_number(final)}, update ") and "Game over: alice won." in alt
     assert "waiting for" not in alt and "waiting for" not in final.embed["description"], alt
@@ -317,19 +325,7 @@ async def test_a_claimed_game_is_described_as_waiting_on_nobody(fake_discord, pa
 async def test_a_claimed_games_board_asks_nobody_to_roll(fake_discord, parlor):
     """The picture of a claimed game still read "Roll for first player: bob" above the board: it is drawn
     from the game as it ended, which waits on nobody ("Game over")."""
-    from bot.frontends import frontend_for
-    from bot.render import john_henry as render
-    from bot.replies import image_names
-
-    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
-    channel = fake_discord.channel("games")
-    clock = FakeClock()
-    parlor.host.clock = clock
-    await start_game(fake_discord, channel, alice, bob)
-    await fake_discord.slash(alice, "roll", channel=channel)
-    clock.advance(49 * 3600)
-    await fake_discord.slash(alice, "game claim", channel=channel)
-    final = table(fake_discord, channel)
+    final = await claimed_in_the_roll_off(fake_discord, parlor)
     session = await parlor.host.session(game_number(final))
     view, names = parlor.host.public_view(session), image_names(session)
     assert view["to_act"] and render._status(view, names).startswith("Roll for first player")
