@@ -20,6 +20,7 @@ from tests.e2e.test_panel_endings_e2e import two_players
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import walk
 from tests.fakediscord.interactions import InteractionResult
+from tests.fakediscord.state import FakeUser
 
 
 def _arrived(fake: FakeDiscord, method: str, path: str) -> bool:
@@ -58,14 +59,20 @@ def no_errors(caplog) -> None:
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
-async def test_a_double_clicked_confirm_leaves_the_preview_saying_it_was_built(fake_discord: FakeDiscord,
-                                                                               parlor: ParlorBot, caplog):
-    fake = fake_discord
+async def building(fake: FakeDiscord, parlor: ParlorBot) -> tuple[Table, FakeUser]:
+    """A Crayon Rails game past its setup (both kept no card): Alice builds first. The table, and Alice."""
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     table = Table(fake, parlor, fake.channel("games"), alice, bob)
     await open_game(fake, table.channel, alice, bob)
     await table.ok(alice, "keep")
     await table.ok(bob, "keep")
+    return table, alice
+
+
+async def test_a_double_clicked_confirm_leaves_the_preview_saying_it_was_built(fake_discord: FakeDiscord,
+                                                                               parlor: ParlorBot, caplog):
+    fake = fake_discord
+    table, alice = await building(fake, parlor)
     preview = (await table.preview(alice, "Riverton")).response
     confirm = preview.button(label="Confirm")["custom_id"]
     version = (await table.bot.host.last_session_in(str(table.channel.id))).version
@@ -80,11 +87,7 @@ async def test_a_double_clicked_confirm_leaves_the_preview_saying_it_was_built(f
 async def test_a_stale_preview_is_still_refused_on_it(fake_discord: FakeDiscord, parlor: ParlorBot):
     """Confirm or Cancel on a preview drawn before another build: refused there, saying why."""
     fake = fake_discord
-    alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    table = Table(fake, parlor, fake.channel("games"), alice, bob)
-    await open_game(fake, table.channel, alice, bob)
-    await table.ok(alice, "keep")
-    await table.ok(bob, "keep")
+    table, alice = await building(fake, parlor)
     stale = (await table.preview(alice, "Ashford")).response
     cancelled = (await table.preview(alice, "Ashford")).response
     preview = (await table.preview(alice, "Riverton")).response
