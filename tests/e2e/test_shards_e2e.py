@@ -16,7 +16,7 @@ from tests.e2e.helpers import latest_board, mentioned, player_to_act, table, tab
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import STRING_SELECT
 from tests.fakediscord.gateway import shard_of
-from tests.fakediscord.state import FakeUser
+from tests.fakediscord.state import FakeChannel, FakeUser
 
 
 def interactions_sent_to(fake: FakeDiscord, shard_id: int) -> set[str]:
@@ -61,6 +61,26 @@ async def test_two_shard_processes_each_serve_their_own_guilds(fake_discord: Fak
     fake_discord.assert_no_unknown_routes()
 
 
+async def johari_on_two_shards(fake: FakeDiscord, postgres_url: str, alice: FakeUser, bob: FakeUser
+                               ) -> tuple[list[ShardedParlorBot], FakeChannel]:
+    """Two processes, one per shard, on one PostgreSQL; Alice and Bob begin Johari Bones by buttons in a guild
+    of shard 1. The processes (shard 0's first), and the game's channel."""
+    west = fake.create_guild("West", shard=(1, 2))
+    bots = [(await start_bot(fake, postgres_url, ready_shards=(n,), shard_count=2, shard_ids=[n]))[0] for n in (0, 1)]
+    games = fake.channel("games", west)
+    try:
+        await fake.slash(alice, "game start", channel=games, game="johari-bones", opponent=bob)
+        lobby = table(fake, games)
+        await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
+        lobby = table(fake, games)
+        await fake.click(alice, lobby, lobby.button(label="Begin")["custom_id"])
+    except BaseException:
+        for bot in bots:
+            await bot.close()
+        raise
+    return bots, games
+
+
 async def test_a_johari_bone_placed_from_a_direct_message_leaves_one_table(fake_discord: FakeDiscord,
                                                                            postgres_url: str):
     """Discord sends a DM's interactions to shard 0, so a bone placed from a `/hand` reply in a DM is a move made by
@@ -68,16 +88,9 @@ async def test_a_johari_bone_placed_from_a_direct_message_leaves_one_table(fake_
     take the other's table as the one to replace: a process that kept its own idea of the table (having read the
     game afresh for `/game status`, or for `/hand`) left two tables with live buttons in the channel."""
     fake = fake_discord
-    west = fake.create_guild("West", shard=(1, 2))
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    bots = [(await start_bot(fake, postgres_url, ready_shards=(n,), shard_count=2, shard_ids=[n]))[0] for n in (0, 1)]
+    bots, games = await johari_on_two_shards(fake, postgres_url, alice, bob)
     try:
-        games = fake.channel("games", west)
-        await fake.slash(alice, "game start", channel=games, game="johari-bones", opponent=bob)
-        lobby = table(fake, games)
-        await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-        lobby = table(fake, games)
-        await fake.click(alice, lobby, lobby.button(label="Begin")["custom_id"])
         first = player_to_act(table(fake, games), [alice, bob])
         second = bob if first is alice else alice
 
@@ -115,16 +128,9 @@ async def test_two_processes_scoring_one_johari_hand_at_once_leave_one_table(fak
     """At scoring time both players choose a box at once: alice from her `/hand` reply in a DM (the process of
     shard 0), bob in the channel (the process of shard 1). Both moves stand; the channel must keep one table."""
     fake = fake_discord
-    west = fake.create_guild("West", shard=(1, 2))
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
-    bots = [(await start_bot(fake, postgres_url, ready_shards=(n,), shard_count=2, shard_ids=[n]))[0] for n in (0, 1)]
+    bots, games = await johari_on_two_shards(fake, postgres_url, alice, bob)
     try:
-        games = fake.channel("games", west)
-        await fake.slash(alice, "game start", channel=games, game="johari-bones", opponent=bob)
-        lobby = table(fake, games)
-        await fake.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-        lobby = table(fake, games)
-        await fake.click(alice, lobby, lobby.button(label="Begin")["custom_id"])
         host = bots[1].host
         while host.public_view(session := await host.last_session_in(str(games.id)))["phase"] != "scoring":
             player = host.to_act(session)[0]
