@@ -18,15 +18,20 @@ from tests.e2e.test_table_load_e2e import VirtualClock
 from tests.fakediscord import FakeDiscord
 
 
-async def test_the_log_and_the_export_are_replayed_in_a_worker_and_say_the_same(
-        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
+async def a_finished_game(fake_discord: FakeDiscord, parlor: ParlorBot):
+    """Alice and Bob play a game of John Henry to its end: the two, its channel, and the finished session."""
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
     lobby = table(fake_discord, channel)
     await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
     await play_out(parlor, channel)
-    session = await parlor.host.last_session_in(str(channel.id))
+    return alice, bob, channel, await parlor.host.last_session_in(str(channel.id))
+
+
+async def test_the_log_and_the_export_are_replayed_in_a_worker_and_say_the_same(
+        fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
+    alice, bob, channel, session = await a_finished_game(fake_discord, parlor)
     assert session.status == "finished"
     reference = await parlor.host.narrated_moves(session)  # the host's own replay, as the log used to be made
     assert len(reference) > 5
@@ -59,13 +64,7 @@ async def test_a_log_whose_replay_takes_seconds_is_answered_in_time(
         fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
     """A long Crayon Rails replay can take near 3 s on a slow machine: `/game log` says "thinking…" first, so
     Discord's deadline is kept however long the replay takes, and the log is the same."""
-    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
-    channel = fake_discord.channel("games")
-    await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)
-    lobby = table(fake_discord, channel)
-    await fake_discord.click(bob, lobby, lobby.button(label="Join")["custom_id"])
-    await play_out(parlor, channel)
-    session = await parlor.host.last_session_in(str(channel.id))
+    _, bob, channel, session = await a_finished_game(fake_discord, parlor)
     reference = await parlor.host.narrated_moves(session)
     expected = [m["content"] for m in log_messages(session, log_lines(session, reference))]
 
