@@ -27,7 +27,6 @@ stopped before making it) is edited (`catch_up`). Each goes only to its own play
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
@@ -42,6 +41,7 @@ from bot.drawing import draw_off_loop
 from bot.frontends import frontend_for
 from bot.host import Host, MoveOutcome
 from bot.replies import escaped_names, game_label, image_names, mention
+from bot.retries import Retries
 from bot.shards import Shards
 from bot.store import PanelRecord, SessionRecord
 from bot.table import TABLE_RETRIES
@@ -75,9 +75,8 @@ class Panels:
         self.reach = reach
         self.told_dms_closed: set[tuple[int, str]] = set()
         """(session, player) already told in the channel that their DMs are closed."""
-        self.retries: tuple[float, ...] = TABLE_RETRIES
-        self._retrying: dict[tuple[int, str], asyncio.Task[None]] = {}
-        """The panels that failed to update, each with the task that tries again (`_retry`)."""
+        self.retries = Retries(TABLE_RETRIES)
+        """The panels that failed to update, by (session, player), each tried again (`_retry`)."""
 
     async def update(self, outcome: MoveOutcome) -> None:
         """Refresh the panel of every player whose private view the move changed."""
@@ -171,42 +170,31 @@ class Panels:
 
     def _retry_later(self, session_id: int, player: str) -> None:
         """Have a panel that failed to update tried again (unless that is under way already)."""
-        key = (session_id, player)
-        running = self._retrying.get(key)
-        if not self.retries or (running is not None and not running.done()):
-            return
-        task = self._retrying[key] = asyncio.get_running_loop().create_task(self._retry(session_id, player))
-        task.add_done_callback(lambda _: self._retrying.pop(key) if self._retrying.get(key) is task else None)
+        self.retries.later((session_id, player), lambda: self._retry(session_id, player))
 
-    async def _retry(self, session_id: int, player: str) -> None:
-        """Try the panel again after each of `retries` seconds, with the player's view as it is then, until it
-        is up to date (at once when another update got there first)."""
-        for delay in self.retries:
-            await asyncio.sleep(delay)
-            try:
-                await self.bring_up_to_date(session_id, player)
-                return
-            except discord.HTTPException as error:
-                if refused_dm(error):
-                    await self.reach.refused(player)
-                    return
-                log.warning("the panel of player %s in session %s is still behind its game", player, session_id)
+    async def _retry(self, session_id: int, player: str) -> bool:
+        """One more try at the panel, with the player's view as it is now (nothing to do when another update got
+        there first); True once it is up to date, or his DMs refuse it."""
+        try:
+            await self.bring_up_to_date(session_id, player)
+            return True
+        except discord.HTTPException as error:
+            if refused_dm(error):
+                await self.reach.refused(player)
+                return True
+            log.warning("the panel of player %s in session %s is still behind its game", player, session_id)
+            return False
 
     async def stop(self) -> None:
         """Give up the tries still waiting (at shutdown: the next start-up catches those panels up)."""
-        retrying = list(self._retrying.values())
-        for task in retrying:
-            task.cancel()
-        await asyncio.gather(*retrying, return_exceptions=True)
+        await self.retries.stop()
 
     async def close(self, session: SessionRecord) -> None:
         """The game ended without a move (abandoned, claimed, its channel deleted): each panel says so instead
         of his view, whose prompts (a drawn bone to place) would wait for a move that cannot come."""
         if not frontend_for(session.slug).hides_anything:
             return
-        for (session_id, _), task in list(self._retrying.items()):
-            if session_id == session.id:
-                task.cancel()  # a try would put back the view this closes
+        self.retries.cancel(lambda key: key[0] == session.id)  # a try would put back the view this closes
         ending = "The game was abandoned." if session.status == "abandoned" else "The game is over."
         content = f"Your view in {game_label(session)} (<#{session.channel_id}>): {ending} This message is closed."
         for record in await self.host.store.panels_of(session.id):

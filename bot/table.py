@@ -64,6 +64,7 @@ from bot.frontends import frontend_for
 from bot.gate import result_on_its_way
 from bot.host import Host, Upcoming
 from bot.replies import board_components, board_message, ended_view, image_names, lobby_message, mention
+from bot.retries import Retries
 from bot.shards import Shards
 from bot.standings import add_rating_field
 from bot.store import SessionRecord, TableRecord
@@ -129,9 +130,8 @@ class Tables:
         self._records: OrderedDict[int, TableRecord] = OrderedDict()
         self._landing: set[asyncio.Future[None]] = set()
         """Tables waiting to be sent as their move's commit lands (`_show_as_it_lands`)."""
-        self.retries: tuple[float, ...] = TABLE_RETRIES
-        self._retrying: dict[int, asyncio.Task[None]] = {}
-        """The tables that failed to update, each with the task that tries again (`_retry`)."""
+        self.retries = Retries(TABLE_RETRIES)
+        """The tables that failed to update, each tried again (`_retry`)."""
         self.foresight: Foresight | None = None
         """Draws the next moves' pictures at idle moments (bot.foresight); None: every picture drawn after its move."""
         self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
@@ -286,30 +286,21 @@ class Tables:
 
     def _retry_later(self, session_id: int) -> None:
         """Have a table that failed to update tried again (unless that is under way already)."""
-        running = self._retrying.get(session_id)
-        if not self.retries or (running is not None and not running.done()):
-            return
-        task = self._retrying[session_id] = asyncio.get_running_loop().create_task(self._retry(session_id))
-        task.add_done_callback(lambda _: self._retrying.pop(session_id) if self._retrying.get(session_id) is task
-                               else None)
+        self.retries.later(session_id, lambda: self._retry(session_id))
 
-    async def _retry(self, session_id: int) -> None:
-        """Try the table again after each of `retries` seconds, until it is up to date (`show` returns at
-        once when it already is: another update got there first)."""
-        for delay in self.retries:
-            await asyncio.sleep(delay)
-            try:
-                await self.show(session_id)
-                return
-            except Exception:
-                log.warning("the table of session %s is still behind its game", session_id, exc_info=True)
+    async def _retry(self, session_id: int) -> bool:
+        """One more try at the table (`show` returns at once when it is up to date: another update got there
+        first); True once it is."""
+        try:
+            await self.show(session_id)
+            return True
+        except Exception:
+            log.warning("the table of session %s is still behind its game", session_id, exc_info=True)
+            return False
 
     async def stop(self) -> None:
         """Give up the tries still waiting (at shutdown: the next start-up catches those tables up)."""
-        retrying = list(self._retrying.values())
-        for task in retrying:
-            task.cancel()
-        await asyncio.gather(*retrying, return_exceptions=True)
+        await self.retries.stop()
 
     async def _show_as_it_lands(self, upcoming: Upcoming) -> None:
         """A move's table, shown the moment its commit lands: the host has taken the move in already

@@ -87,7 +87,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_when_its_t
     await parlor.tables.show(session_id)  # as at start-up: Discord answers Unknown Channel; nothing is raised
     ended = await parlor.host.session(session_id)
     assert (ended.status, ended.end_reason) == ("abandoned", "channel deleted")
-    assert parlor.tables._retrying == {}, "no try again at a channel that is gone"
+    assert parlor.tables.retries.waiting == {}, "no try again at a channel that is gone"
     assert await parlor.host.store.tables_behind() == []
 
 

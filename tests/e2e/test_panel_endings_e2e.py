@@ -145,7 +145,7 @@ async def test_a_panel_discord_failed_to_edit_shows_the_players_bones_after_a_re
         await fake.slash(alice, "swap", channel=channel, kind="up", options={"with": bob})
         hers = panel(fake, alice)
         await draw_and_place(fake, bob, channel)
-        bot.panels.retries = (0.0,) * len(TABLE_RETRIES)  # its tries, made at once
+        bot.panels.retries.delays = (0.0,) * len(TABLE_RETRIES)  # its tries, made at once
         fake.unavailable("PATCH", rf"/channels/{hers.channel_id}/messages/{hers.id}", times=5)
         swapped = await fake.slash(alice, "swap", channel=channel, kind="in-out", options={"with": bob})
         assert not swapped.ephemeral
@@ -171,7 +171,7 @@ async def test_a_panel_discord_failed_to_edit_is_tried_again_and_no_log_line_nam
     await fake.slash(alice, "swap", channel=channel, kind="up", options={"with": bob})
     hers = panel(fake, alice)
     await draw_and_place(fake, bob, channel)
-    parlor.panels.retries = (0.0,)
+    parlor.panels.retries.delays = (0.0,)
     fake.unavailable("PATCH", rf"/channels/{hers.channel_id}/messages/{hers.id}")
     await fake.slash(alice, "swap", channel=channel, kind="in-out", options={"with": bob})
     session = await parlor.host.last_session_in(str(channel.id))

@@ -331,7 +331,7 @@ async def test_a_table_discord_failed_to_show_catches_up_by_itself(fake_discord:
     the table catches up by itself (`Tables.retries`, here without waiting), as the mover is told, with
     nobody touching the game again; one table, showing the move."""
     fake = fake_discord
-    parlor.tables.retries = (0.0, 0.0, 0.0)
+    parlor.tables.retries.delays = (0.0, 0.0, 0.0)
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("discord-hiccup")
     session_id = await seated_game(parlor, channel, alice, bob)
@@ -351,15 +351,15 @@ async def test_a_table_discord_failed_to_show_catches_up_by_itself(fake_discord:
 
 async def test_tries_still_waiting_are_given_up_at_shutdown(fake_discord: FakeDiscord, parlor: ParlorBot):
     fake = fake_discord
-    parlor.tables.retries = (3600.0,)  # never reached: the bot stops first
+    parlor.tables.retries.delays = (3600.0,)  # never reached: the bot stops first
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("closing-time")
     session_id = await seated_game(parlor, channel, alice, bob)
     fake.unavailable("POST", rf"/channels/{channel.id}/messages", times=2)
     await fake.slash(alice, "roll", channel=channel)
-    [waiting] = parlor.tables._retrying.values()
+    [waiting] = parlor.tables.retries.waiting.values()
     await parlor.tables.stop()
-    assert waiting.cancelled() and parlor.tables._retrying == {}
+    assert waiting.cancelled() and parlor.tables.retries.waiting == {}
     assert (await parlor.host.current(session_id)).version == 2, "the move stands; the next start-up shows it"
 
 
