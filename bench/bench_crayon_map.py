@@ -10,7 +10,7 @@ import statistics
 import sys
 import time
 
-from bot.render.crayon_rails import OVERVIEW, ZOOM, draw_board, map_layer
+from bot.presentation.render.crayon_rails import OVERVIEW, ZOOM, draw_board, map_layer
 from games.core import SeededRandomness
 from games.crayon_rails.engine import GAME
 

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from PIL import Image
 
 from bench.positions import random_states
-from bot.frontends import frontend_for
+from bot.presentation.frontends import frontend_for
 from games import get_game
 
 SEATS = {"johari-bones": 3}

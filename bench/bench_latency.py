@@ -38,10 +38,10 @@ Median / p95 / p99 ms of a move to its table, and the median as so many pings:
     1,000 /roll at once, longest event-loop step: before 110-200 ms (full garbage collections),
     first cuts 19 ms, then 17-41 ms, now 30 ms (19.5 ms of it the loop's own CPU time); all tables
     shown in 4.8 s (first cuts 6.6-6.7 s). On a slower machine (2026-11-26) 43.8 ms, of which one step
-    settled a whole group of commits; settled in slices of 50 (bot.db_connection): 21.6 ms
+    settled a whole group of commits; settled in slices of 50 (bot.storage.db_connection): 21.6 ms
 
     1,000 /roll at once, acknowledgements (2026-11-27): 2.43-3.52 s median, up to 902 past Discord's 3 s, the
-    move of every interaction that had arrived being worked turn about; worked 16 at a time (bot.gate), each
+    move of every interaction that had arrived being worked turn about; worked 16 at a time (bot.runtime.gate), each
     acknowledged first, 1.39-1.70 s median, none past 3 s; all tables shown in 8.5-10.1 s (9.8-12.0 before)
 """
 
@@ -80,7 +80,7 @@ PAUSE = 0.0
 """Seconds between samples (`--pause`). Back to back by default, as the figures below were measured. Moves
 in a channel come seconds apart, and after a pause of 20 ms or more every process and thread wakes from
 idle: a ping takes about 0.9 ms then, a move about 3.3 ms, and no sample overlaps another's tail (Parlor
-drawing the next moves' pictures, bot.foresight)."""
+drawing the next moves' pictures, bot.discord.foresight)."""
 TABLE_WRITE = re.compile(r"/api/v10/channels/(?P<channel>[0-9]+)/messages(/[0-9]+)?$")
 CALLBACK = re.compile(r"/api/v10/interactions/[0-9]+/[^/]+/callback$")
 

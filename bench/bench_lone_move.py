@@ -33,10 +33,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.bench_table import one_move, open_games, raw_commits, raw_connection, store_settings
-from bot import db_connection
-from bot.collector import set_aside_start_up
-from bot.host import Host
-from bot.store import Store
+from bot.play.host import Host
+from bot.runtime.collector import set_aside_start_up
+from bot.storage import db_connection
+from bot.storage.store import Store
 
 STEPS = ("before the write is sent", "hand-over to the database thread", "BEGIN and the savepoint", "COMMIT",
          "hand-back to the loop", "the host's work after the commit", "the whole move")

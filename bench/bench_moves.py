@@ -16,9 +16,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bot.frontends import frontend_for
-from bot.host import Host, UserError
-from bot.store import Seat, Store
+from bot.play.host import Host, UserError
+from bot.presentation.frontends import frontend_for
+from bot.storage.store import Seat, Store
 from games import GAMES
 
 MOVES_PER_GAME = 120

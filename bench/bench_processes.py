@@ -40,8 +40,8 @@ from pathlib import Path
 
 from bench_moves import start
 
-from bot.host import Host, UserError
-from bot.store import Store
+from bot.play.host import Host, UserError
+from bot.storage.store import Store
 from games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Which rating system suits 2–4 player games: OpenSkill (Plackett–Luce, what bot.ratings uses) or Glicko-2.
+"""Which rating system suits 2–4 player games: OpenSkill (Plackett–Luce, what bot.play.ratings uses) or Glicko-2.
 
 Simulated players of known skill (normal, sd 1) play games of 2, 3 or 4 seats drawn at random; each
 game's finishing order is by skill plus luck (normal noise, sd LUCK). Every system rates one game at a
@@ -23,7 +23,7 @@ Last measured (2026-11-25, 40 players, 40 populations, luck sd 1.0; ms per game 
   30          4        0.944 / 0.953              57.0% / 57.9%                         (60.0%)
 Reading: a tie on accuracy. Over the few games a server's player plays (5-10) neither is ahead; after
 30 games pairwise Glicko-2 orders players about 0.006-0.009 rho better (the standard error of these means
-is about 0.005). The choice is made on the other grounds given in bot.ratings.
+is about 0.005). The choice is made on the other grounds given in bot.play.ratings.
 """
 
 from __future__ import annotations

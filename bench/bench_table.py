@@ -21,7 +21,7 @@ Prints, on this machine and disk (a temporary folder on the same filesystem for 
 
 Why issue 24's two figures differed (0.41-0.49 measured independently, 0.64-0.91 printed here on
 another day): they did not measure the same moves. Moves in flight together commit as one group
-(bot.db_connection: one BEGIN ... COMMIT, one sync of the log, a savepoint each), so 1,000 at once
+(bot.storage.db_connection: one BEGIN ... COMMIT, one sync of the log, a savepoint each), so 1,000 at once
 beat the raw single-row rate (1.1-1.3 here), while moves made one after the other pay a commit
 each, plus the move's own work, and were at 0.39. The raw rate itself moves with the connection's
 settings and the disk: on this machine 3,600/s in WAL with synchronous=FULL (SQLite's default, which
@@ -36,7 +36,7 @@ machine, before and after: a lone move's synced commit dominates); longest event
 
 Then the commit path of a lone move was cut (issue 24's "moves one at a time"): a game's first move no
 longer reads the log to number its dice (the host that began the game knows it has none); a write
-returns the session built from what it wrote, not the row parsed back (bot.store._as_written); a
+returns the session built from what it wrote, not the row parsed back (bot.storage.store._as_written); a
 write made while nothing commits is sent by its own task, without a flusher task; engines copy a
 state by its JSON round trip (games.core.copied), three times faster than pydantic's deep copy.
 Five runs each of the code just before and after, interleaved, slice by slice, on the shared machine
@@ -49,15 +49,15 @@ as much as with the code: a raw commit is mostly the sync of the log, while a lo
 the database thread and back, and waking from it). So 0.8 is out of reach for a lone move in one
 Python process: the move would have to cost the loop no more than a third of a raw commit.
 
-Like the bot after its set-up (bot.collector), the bench sets start-up's objects aside first, and
+Like the bot after its set-up (bot.runtime.collector), the bench sets start-up's objects aside first, and
 leaves full collections to quiet moments (none come while it runs).
 
 On a slower machine (2026-11-26) the longest step had grown to 25-37 ms (22-31 ms without collection):
-one step settling a whole group of some 1,000 commits. Settled 50 at a time (bot.db_connection
+one step settling a whole group of some 1,000 commits. Settled 50 at a time (bot.storage.db_connection
 SETTLE_SLICE), it is 13.5-13.7 ms (5-9 ms), in runs alternating with the code before.
 
 2026-11-27, same machine: a move no longer reads the next player's /notify choice before its commit, and a
-committed group no longer lingers as cyclic garbage (bot.db_connection._Settling). Callgrind, loop thread
+committed group no longer lingers as cyclic garbage (bot.storage.db_connection._Settling). Callgrind, loop thread
 per move: 945,303-969,170 -> 906,914 instructions at once, 940,399 -> 897,245 one at a time. Four runs
 after both: raw 3,824-4,298 /s; at once 2,090-2,562 /s (x0.50-0.67 raw); one at a time 1,097-1,214 /s
 (x0.28-0.30); longest step 15.7-18.7 ms, longest collection 12.4-15.6 ms (5.8-8.9 before: objects freed as
@@ -89,12 +89,12 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.collector import QuietCollector, set_aside_start_up
-from bot.drawing import draw_off_loop
-from bot.frontends import frontend_for
-from bot.host import Host
-from bot.replies import image_names
-from bot.store import Seat, Store
+from bot.discord.replies import image_names
+from bot.play.host import Host
+from bot.presentation.frontends import frontend_for
+from bot.runtime.collector import QuietCollector, set_aside_start_up
+from bot.runtime.drawing import draw_off_loop
+from bot.storage.store import Seat, Store
 
 RAW_COMMITS = 3000
 SLICES = 10

@@ -43,8 +43,8 @@ from pathlib import Path
 
 from aiohttp import ClientSession, ClientTimeout, web
 
-from bot.host import Host, MoveOutcome
-from bot.store import Seat, Store
+from bot.play.host import Host, MoveOutcome
+from bot.storage.store import Seat, Store
 from bot.web.feed import POLL_SECONDS
 from bot.web.links import Links
 from bot.web.server import WebServer

@@ -33,14 +33,14 @@ from bench_table import StallMeter
 from discord.state import ConnectionState
 
 import bot.__main__
-import bot.actions
-import bot.collector
-import bot.db_connection
-import bot.foresight
-import bot.render.canvas
-import bot.table
-from bot.host import Host
-from bot.store import Store
+import bot.discord.actions
+import bot.discord.foresight
+import bot.discord.table
+import bot.presentation.render.canvas
+import bot.runtime.collector
+import bot.storage.db_connection
+from bot.play.host import Host
+from bot.storage.store import Store
 from games import get_game
 
 spent: dict[str, float] = defaultdict(float)
@@ -128,34 +128,35 @@ def count_move(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def instrument() -> None:
-    timing(bot.actions, "acknowledge", "acknowledge (defer; until Discord answered)")
-    timing(bot.actions, "guarded", "Parlor's handler (after discord.py's dispatch)")
+    timing(bot.discord.actions, "acknowledge", "acknowledge (defer; until Discord answered)")
+    timing(bot.discord.actions, "guarded", "Parlor's handler (after discord.py's dispatch)")
     timing(Host, "open_session", "read: the channel's open game (kept in memory)")
     timing(Host, "_act_locked", "host: engine, views and commit")
     timing(Store, "record_move", "  of which: the commit (record_move)")
-    timing(bot.db_connection, "_run_group", "    of which: on the database thread (statements, sync)")
-    timing(bot.table.Tables, "_show_as_it_lands", "table: sent as the commit lands (waits from before the commit)")
-    timing(bot.table.Tables, "_put", "table: sent and recorded")
-    timing(bot.table.Tables, "show", "table: show (whole, from commit to saved)")
-    timing(bot.table.Tables, "compose", "  of which: compose (view, draw, message)")
-    timing(bot.table.Tables, "_picture", "    of which: the picture (drawn ahead, or now)")
-    timing(bot.table, "draw_off_loop", "    of which: drawing pool (draw + encode)")
-    timing(bot.foresight, "draw_off_loop", "foresight: the next moves' boards (at idle moments)")
+    timing(bot.storage.db_connection, "_run_group", "    of which: on the database thread (statements, sync)")
+    timing(bot.discord.table.Tables, "_show_as_it_lands",
+           "table: sent as the commit lands (waits from before the commit)")
+    timing(bot.discord.table.Tables, "_put", "table: sent and recorded")
+    timing(bot.discord.table.Tables, "show", "table: show (whole, from commit to saved)")
+    timing(bot.discord.table.Tables, "compose", "  of which: compose (view, draw, message)")
+    timing(bot.discord.table.Tables, "_picture", "    of which: the picture (drawn ahead, or now)")
+    timing(bot.discord.table, "draw_off_loop", "    of which: drawing pool (draw + encode)")
+    timing(bot.discord.foresight, "draw_off_loop", "foresight: the next moves' boards (at idle moments)")
     timing(Host, "legal_by_player", "    of which: legal moves")
     timing(Host, "undoer", "    of which: who may undo")
-    timing(bot.render.canvas, "to_png", "      of which: encode (to_png)")
+    timing(bot.presentation.render.canvas, "to_png", "      of which: encode (to_png)")
     timing(Store, "table", "  of which: read the table record")
     timing(Store, "save_table", "  of which: save the table record")
-    timing(bot.actions, "show_done", "show_done (table, panels, private note)")
+    timing(bot.discord.actions, "show_done", "show_done (table, panels, private note)")
     timing(Store, "open_session_in", "read: the channel's session")
     timing(type(get_game("john-henry")), "apply", "engine: apply the action")
-    timing(bot.table, "board_message", "  of which: the message (embed, buttons)")
+    timing(bot.discord.table, "board_message", "  of which: the message (embed, buttons)")
     timing(discord.abc.Messageable, "send", "discord.py: send the table (until answered)")
     timing(discord.http.HTTPClient, "request", rest_step)
     timing(discord.webhook.async_.AsyncWebhookAdapter, "request", rest_step)
     Host.act = count_move(Host.act)  # type: ignore[method-assign]
-    if hasattr(bot.collector, "QuietCollector"):
-        original_step = bot.collector.QuietCollector.step
+    if hasattr(bot.runtime.collector, "QuietCollector"):
+        original_step = bot.runtime.collector.QuietCollector.step
 
         def counted_step(self: Any) -> bool:
             global quiet_collections
@@ -163,7 +164,7 @@ def instrument() -> None:
             quiet_collections += collected
             return collected
 
-        bot.collector.QuietCollector.step = counted_step  # type: ignore[method-assign]
+        bot.runtime.collector.QuietCollector.step = counted_step  # type: ignore[method-assign]
 
     ConnectionState.parse_interaction_create = arrival(ConnectionState.parse_interaction_create)
 

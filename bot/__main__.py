@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from bot.client import WebUnavailable, create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
-from bot.storage_errors import StorageError
-from bot.store import DatabaseUnavailable, Store
+from bot.storage.storage_errors import StorageError
+from bot.storage.store import DatabaseUnavailable, Store
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:

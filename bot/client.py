@@ -18,25 +18,25 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
-from bot.ai_player import AiPlayer
-from bot.buttons import PERSISTENT_ITEMS
-from bot.collector import QuietCollector, set_aside_start_up
-from bot.command_sync import sync_if_changed
 from bot.config import Settings
-from bot.dm_reach import DmReach
-from bot.foresight import Foresight
-from bot.gate import Gate
-from bot.host import Host, UserError
-from bot.notices import DiscordNotices
-from bot.panels import Panels
-from bot.private_notes import PrivateNotes
-from bot.private_presses import PrivatePresses
-from bot.storage_errors import StorageError
-from bot.store import SessionRecord, Store
-from bot.table import Tables
-from bot.timers import TurnDispatcher
-from bot.turn_clock import Periods
+from bot.discord.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
+from bot.discord.buttons import PERSISTENT_ITEMS
+from bot.discord.command_sync import sync_if_changed
+from bot.discord.dm_reach import DmReach
+from bot.discord.foresight import Foresight
+from bot.discord.notices import DiscordNotices
+from bot.discord.panels import Panels
+from bot.discord.private_notes import PrivateNotes
+from bot.discord.private_presses import PrivatePresses
+from bot.discord.table import Tables
+from bot.play.ai_player import AiPlayer
+from bot.play.host import Host, UserError
+from bot.play.timers import TurnDispatcher
+from bot.play.turn_clock import Periods
+from bot.runtime.collector import QuietCollector, set_aside_start_up
+from bot.runtime.gate import Gate
+from bot.storage.storage_errors import StorageError
+from bot.storage.store import SessionRecord, Store
 from bot.web.links import Links
 from bot.web.server import WebServer
 
@@ -106,7 +106,7 @@ class ParlorBot(commands.Bot):
         self.settings = settings
         self._store = store
         self.gate = Gate()
-        """Interactions in flight; closed first on shutdown (bot.gate)."""
+        """Interactions in flight; closed first on shutdown (bot.runtime.gate)."""
         self._caught_up = False
         self._store_closed = False
 

@@ -8,8 +8,8 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
-from bot.shards import Shards
+from bot.runtime.shards import Shards
+from bot.storage.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
 
 DEFAULT_WEB_HOST = "127.0.0.1"
 """The web pages listen on this machine only unless told otherwise (a reverse proxy in front: README)."""

@@ -25,7 +25,7 @@ from typing import TextIO
 import aiohttp
 import discord
 
-from bot.storage_errors import StorageError
+from bot.storage.storage_errors import StorageError
 
 OWN_LOGGERS = ("bot", "cogs", "games", "__main__")
 PAYLOAD_LOGGERS = ("discord", "aiosqlite", "aiohttp", "asyncio", "PIL", "websockets", "asyncpg")

@@ -2,7 +2,7 @@
 
 Nobody could reach it any more, yet its reminders would keep failing and its turn notices keep
 pointing players at a channel that is gone, and it would count as running in their lists. So its
-lobby or running game is abandoned (bot.table `channel_deleted`: unrated, "its channel was deleted"
+lobby or running game is abandoned (bot.discord.table `channel_deleted`: unrated, "its channel was deleted"
 in the records), and its table, deleted with the channel, is recorded as needing nothing. A channel
 deleted while the bot was down is found the same way when Discord first answers "Unknown Channel"
 (its table at start-up, or a reminder).

@@ -1,6 +1,6 @@
 """Registers the frontend components' persistent items, and answers their forms by custom_id.
 
-A form's modal is not kept in memory (see `bot.presses.open_form`): every modal submit whose
+A form's modal is not kept in memory (see `bot.discord.presses.open_form`): every modal submit whose
 custom_id is a Parlor form is handled here from the custom_id alone, so a form opened before a
 restart is answered after it like any other.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
-from bot.components import FORM_MODAL, ChoiceMenu, FormButton
-from bot.presses import submit_form
+from bot.discord.components import FORM_MODAL, ChoiceMenu, FormButton
+from bot.discord.presses import submit_form
 
 
 class Components(commands.Cog):

@@ -19,13 +19,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
-from bot.alt_text import attachment, step_alt, update_label
-from bot.drawing import draw_off_loop
-from bot.frontends.crayon_cities import cities_text, city_choices
-from bot.frontends.crayon_rails import FRONTEND, build_target, build_toward
-from bot.host import UserError
-from bot.replies import EMBED_COLOUR, image_names, mention
+from bot.discord.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
+from bot.discord.replies import EMBED_COLOUR, image_names, mention
+from bot.play.host import UserError
+from bot.presentation.alt_text import attachment, step_alt, update_label
+from bot.presentation.frontends.crayon_cities import cities_text, city_choices
+from bot.presentation.frontends.crayon_rails import FRONTEND, build_target, build_toward
+from bot.runtime.drawing import draw_off_loop
 from cogs.verbs import autocomplete_number, autocomplete_verb
 
 SLUG = "crayon-rails"
@@ -51,7 +51,7 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         text = FRONTEND.build_preview_text(public, events, target)
         embed = discord.Embed(title="Build preview", description=text, colour=EMBED_COLOUR)
         private: dict[str, Any] = {}
-        if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.text_view
+        if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.play.text_view
             png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
             private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
@@ -92,7 +92,7 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
             session = await pressed_session(interaction, self.session_id)
             if session.version != self.version:
                 # A refusal, left there unless this preview's Confirm, pressed at the same moment (a double
-                # click), built it: then it shows that (bot.private_presses).
+                # click), built it: then it shows that (bot.discord.private_presses).
                 raise UserError("The game has changed since this preview, so it was not built: use `/build` again.")
             if self.choice == "no":
                 return Done(update={"content": "Build cancelled: nothing was built."})

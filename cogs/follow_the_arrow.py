@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import perform_game_command
-from bot.frontends.follow_the_arrow import FRONTEND
+from bot.discord.actions import perform_game_command
+from bot.presentation.frontends.follow_the_arrow import FRONTEND
 from cogs.verbs import autocomplete_number, autocomplete_verb
 
 SLUG = "follow-the-arrow"

@@ -1,11 +1,11 @@
 """Johari Bones commands: /draw, /swap, /score and /hand, and the private buttons and menus.
 
 Placing a drawn bone uses the shared `/place` (cogs/verbs.py). Everything a player may see but
-others may not reaches him only here (ephemeral replies) or in his DM panel (`bot.panels`), always
+others may not reaches him only here (ephemeral replies) or in his DM panel (`bot.discord.panels`), always
 drawn from his own view: the public board never carries more than the public view.
 
 - Drawing (`/draw`, or the table's Draw button) posts the public board, which names no bone, and
-  answers the drawer alone with his private panel (bot/presses.py): his view and one button per
+  answers the drawer alone with his private panel (bot/discord/presses.py): his view and one button per
   place the bone may go; the button labels name the target and position only.
 - The board's "Show my bones" button (the frontend's `hand` token, drawn as `ShowBonesButton`)
   and `/hand` answer the presser alone with his private panel: the picture of his view and the
@@ -24,19 +24,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
-from bot.buttons import BUTTON_ITEMS
-from bot.frontends.johari_bones import (
+from bot.discord.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
+from bot.discord.buttons import BUTTON_ITEMS
+from bot.discord.presses import private_panel
+from bot.discord.replies import game_label
+from bot.play.host import Host, MoveOutcome, UserError
+from bot.presentation.frontends.johari_bones import (
     HAND_TOKEN,
     score_action,
     score_preview,
     swap_action,
 )
-from bot.host import Host, MoveOutcome, UserError
-from bot.presses import private_panel
-from bot.render.johari_bones import BOX_LABELS
-from bot.replies import game_label
-from bot.store import SessionRecord
+from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.storage.store import SessionRecord
 from cogs.verbs import AI_OPTION, MAX_CHOICES, named_seat
 
 SLUG = "johari-bones"
@@ -49,7 +49,7 @@ KINDS = [app_commands.Choice(name="up (your face up for theirs)", value="up"),
 async def private_reply(session: SessionRecord, view: dict, player: str, legal: dict[str, list[dict]], *,
                         pictures: bool = True) -> dict:
     """Keyword arguments for one player's ephemeral panel: his own view, in words and picture (words only
-    if he asked for text: bot.text_view), and his choices."""
+    if he asked for text: bot.play.text_view), and his choices."""
     panel = await private_panel(session, view, player, legal, pictures=pictures)
     assert panel is not None, "a Johari player's panel always has words"
     return panel

@@ -1,4 +1,5 @@
-"""`/leaderboard [game]`: the server's best-rated players (bot.standings), privately, with a Share button."""
+"""`/leaderboard [game]`: the server's best-rated players (bot.presentation.standings), privately,
+with a Share button."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import host_of
-from bot.share import answer_privately, shareable
-from bot.standings import leaderboard_message
+from bot.discord.actions import host_of
+from bot.discord.share import answer_privately, shareable
+from bot.presentation.standings import leaderboard_message
 from cogs.lobby import GAME_CHOICES
 
 EVERY_GAME = ""
@@ -29,7 +30,7 @@ class Leaderboard(commands.Cog):
 
 @shareable("leaderboard")
 async def leaderboard_answer(interaction: discord.Interaction, slug: str) -> dict:
-    """Text only on a text-only server, or for a user who asked for text (bot.text_view): the answer is
+    """Text only on a text-only server, or for a user who asked for text (bot.play.text_view): the answer is
     his, and what he shares is the same answer."""
     host = host_of(interaction)
     picture = await host.text_view.pictures_for(str(interaction.guild_id), str(interaction.user.id))

@@ -6,15 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import game_record, records
-from bot.actions import Done, guarded, host_of, lobby_step, play, seat_of
-from bot.ai_seats import AI_NAME
-from bot.drawing import draw_off_loop
-from bot.frontends import frontend_for
-from bot.host import MoveOutcome, UserError
-from bot.move_replay import narrated_moves
-from bot.presses import undone
-from bot.replies import (
+from bot.discord import game_record, records
+from bot.discord.actions import Done, guarded, host_of, lobby_step, play, seat_of
+from bot.discord.presses import undone
+from bot.discord.replies import (
     board_message,
     game_label,
     games_embed,
@@ -26,8 +21,13 @@ from bot.replies import (
     rules_embed,
     waiting_line,
 )
-from bot.share import answer_privately, shareable
-from bot.text_view import MODES
+from bot.discord.share import answer_privately, shareable
+from bot.play.ai_seats import AI_NAME
+from bot.play.host import MoveOutcome, UserError
+from bot.play.move_replay import narrated_moves
+from bot.play.text_view import MODES
+from bot.presentation.frontends import frontend_for
+from bot.runtime.drawing import draw_off_loop
 from games import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=slug) for slug, game in GAMES.items()]

@@ -3,7 +3,7 @@ and `/stats`.
 
 `/notify on` sends its confirming direct message (which also tells at once whether the user's DMs are
 open) only when notices go from off to on, or when a direct message to the user was refused since he
-last acted (bot.dm_reach's mark: his notices reach him no more); asked again while they are on, or `off`
+last acted (bot.discord.dm_reach's mark: his notices reach him no more); asked again while they are on, or `off`
 while off, it says they already were and changes nothing.
 """
 
@@ -13,16 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import records
-from bot.actions import Done, guarded, host_of, play
-from bot.ai_seats import AI_NAME, is_ai_id
-from bot.dm_reach import refused_dm
-from bot.host import UserError
-from bot.ratings import AI_RATED
-from bot.share import answer_privately, shareable
-from bot.standings import stats_lines
-from bot.text_view import MODES
-from bot.user_text import MESSAGE_MAX
+from bot.discord import records
+from bot.discord.actions import Done, guarded, host_of, play
+from bot.discord.dm_reach import refused_dm
+from bot.discord.share import answer_privately, shareable
+from bot.play.ai_seats import AI_NAME, is_ai_id
+from bot.play.host import UserError
+from bot.play.ratings import AI_RATED
+from bot.play.text_view import MODES
+from bot.presentation.standings import stats_lines
+from bot.presentation.user_text import MESSAGE_MAX
 
 
 def _require_manage_guild(interaction: discord.Interaction) -> None:

@@ -1,8 +1,8 @@
 """Two Fat Dudes commands: `/negotiate offer|counter|accept|decline|pass` and `/edge`.
 
 Walking and racing use the shared `/roll` (cogs/verbs.py). The table's buttons and its Offer… and
-Counter… forms are the frontend's components (bot/frontends/two_fat_dudes.py), handled like every
-game's by bot/presses.py.
+Counter… forms are the frontend's components (bot/presentation/frontends/two_fat_dudes.py), handled like every
+game's by bot/discord/presses.py.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import perform_game_command
-from bot.frontends.two_fat_dudes import FRONTEND
+from bot.discord.actions import perform_game_command
+from bot.presentation.frontends.two_fat_dudes import FRONTEND
 
 SLUG = "two-fat-dudes"
 EDGE_CHOICES = [app_commands.Choice(name="retreat (you go back to your start)", value="retreat"),

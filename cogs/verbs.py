@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import host_of, perform_in_channel
-from bot.ai_seats import AI_PREFIX
-from bot.frontends import frontend_for
-from bot.host import UserError
-from bot.store import SessionRecord
+from bot.discord.actions import host_of, perform_in_channel
+from bot.play.ai_seats import AI_PREFIX
+from bot.play.host import UserError
+from bot.presentation.frontends import frontend_for
+from bot.storage.store import SessionRecord
 
 MAX_CHOICES = 25
 

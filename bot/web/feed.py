@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.background import Background
+from bot.runtime.background import Background
 
 log = logging.getLogger(__name__)
 

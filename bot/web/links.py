@@ -19,7 +19,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from bot.store import Store
+from bot.storage.store import Store
 
 SECRET_KEY = "web_secret"
 """The `bot_meta` key of the generated secret."""

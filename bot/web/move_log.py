@@ -14,9 +14,9 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from bot.host import Host
-from bot.replies import log_lines
-from bot.store import MoveRecord, SessionRecord
+from bot.discord.replies import log_lines
+from bot.play.host import Host
+from bot.storage.store import MoveRecord, SessionRecord
 from bot.web.page_text import page_escaped
 from games import get_game
 from games.core import ScriptedRandomness

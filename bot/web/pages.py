@@ -16,14 +16,9 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from bot.components import LABEL_MAX, named
-from bot.dice_table import dice_line
-from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Component, Form, Frontend, Select, Step
-from bot.frontends import frontend_for
-from bot.host import Host
-from bot.presses import declared
-from bot.replies import (
+from bot.discord.components import LABEL_MAX, named
+from bot.discord.presses import declared
+from bot.discord.replies import (
     board_content,
     ended_view,
     image_names,
@@ -32,8 +27,13 @@ from bot.replies import (
     state_words,
     text_names,
 )
-from bot.store import SessionRecord
-from bot.table import headline
+from bot.discord.table import headline
+from bot.play.host import Host
+from bot.presentation.dice_table import dice_line
+from bot.presentation.frontend import ActionButton, Component, Form, Frontend, Select, Step
+from bot.presentation.frontends import frontend_for
+from bot.runtime.drawing import draw_off_loop
+from bot.storage.store import SessionRecord
 from bot.web.move_log import MoveLogs
 from bot.web.page_text import LONG_TEXT, page_text
 from games import get_game

@@ -1,7 +1,7 @@
 """A press on a player's personal page, through the same checks and host path as a Discord button.
 
 The page sends the game version it was drawn for, the kind of control, its key and the chosen tokens
-(or a form's answers). `bot.presses.offered` checks them exactly as for a Discord press (the version,
+(or a form's answers). `bot.discord.presses.offered` checks them exactly as for a Discord press (the version,
 that the control is still offered, that it is his); a step's choices go back to the page alone; an
 action goes through `Host.act` (the version check and one transaction), and then the Discord table
 and the private panels are brought up to date like after any move (`show_move`).
@@ -13,13 +13,13 @@ import base64
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from bot.drawing import draw_off_loop
-from bot.frontend import ActionButton, Form, Select, Step, form_answers, narrate
-from bot.frontends import frontend_for
-from bot.host import Host, MoveOutcome, UserError
-from bot.presses import NOT_OFFERED, Pressed, offered, undo_offered
-from bot.replies import image_names
-from bot.store import SessionRecord
+from bot.discord.presses import NOT_OFFERED, Pressed, offered, undo_offered
+from bot.discord.replies import image_names
+from bot.play.host import Host, MoveOutcome, UserError
+from bot.presentation.frontend import ActionButton, Form, Select, Step, form_answers, narrate
+from bot.presentation.frontends import frontend_for
+from bot.runtime.drawing import draw_off_loop
+from bot.storage.store import SessionRecord
 from bot.web.page_text import page_names
 from bot.web.pages import step_choices
 

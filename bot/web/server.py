@@ -26,12 +26,12 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.actions import APOLOGY
-from bot.frontend import AnswerRefused
-from bot.gate import RESTARTING, Gate
-from bot.host import STALE_BUTTON, Host, MoveOutcome, UserError
-from bot.storage_errors import StorageError
-from bot.store import SessionRecord
+from bot.discord.actions import APOLOGY
+from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
+from bot.presentation.frontend import AnswerRefused
+from bot.runtime.gate import RESTARTING, Gate
+from bot.storage.storage_errors import StorageError
+from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
 from bot.web.links import BadLink, Links, Pass
 from bot.web.page_text import page_refusal

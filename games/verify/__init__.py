@@ -24,7 +24,7 @@ names, the game's number and which seats Parlor's AI played (`ai_seats`, `stand_
 wrote them; nothing the table showed fixes them, so the verifier checks only that they name seated
 players, and says so in its report. Nor can it tell a record cut short: an abandoned or claimed game
 stops anywhere. (`/game verify` in the game's own server also compares the record, moves included,
-with what the bot stored: bot.own_copy.)
+with what the bot stored: bot.play.own_copy.)
 """
 
 from __future__ import annotations

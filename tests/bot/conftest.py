@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.host import Host
-from bot.store import Seat, Store
+from bot.play.host import Host
+from bot.storage.store import Seat, Store
 
 ALICE = Seat(id="101", name="Alice")
 BOB = Seat(id="202", name="Bob")

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from bot.ai_player import AiPlayer
-from bot.host import IN_FLIGHT, Host, UserError
-from bot.records import stats
+from bot.discord.records import stats
+from bot.play.ai_player import AiPlayer
+from bot.play.host import IN_FLIGHT, Host, UserError
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 CHANNEL = "900"
@@ -231,12 +231,12 @@ async def test_stats_count_games_with_the_ai_apart(host):
 async def test_an_ai_move_refused_on_its_own_game_falls_back_to_a_legal_one(host, monkeypatch, caplog):
     """Should the search ever choose an illegal action, the AI would choose it again forever: it plays its first
     legal action instead, and the log says so, naming the action's type only."""
-    import bot.ai_player
+    import bot.play.ai_player
 
     def faulty(game, view, player, rng, **budget):
         return {"type": "roll", "secret": "a-hidden-bone"}  # no game accepts this
 
-    monkeypatch.setattr(bot.ai_player, "choose_action", faulty)
+    monkeypatch.setattr(bot.play.ai_player, "choose_action", faulty)
     ai, posted = runner(host)
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="two-fat-dudes", creator=ALICE)
     session, _ = await host.seat_ai(CHANNEL, ALICE.id)

@@ -1,4 +1,5 @@
-"""Alt text (bot.alt_text): within Discord's limit, plain words, and Crayon Rails' essentials in the worst case."""
+"""Alt text (bot.presentation.alt_text): within Discord's limit, plain words, and Crayon Rails' essentials
+in the worst case."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
-from bot.frontends import frontend_for
-from bot.frontends.crayon_components import place
-from bot.render.canvas import seat_words
-from bot.render.crayon_rails import majors_progress
-from bot.render.johari_bones import BOX_LABELS
-from bot.store import Seat, SessionRecord
+from bot.presentation.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
+from bot.presentation.frontends import frontend_for
+from bot.presentation.frontends.crayon_components import place
+from bot.presentation.render.canvas import seat_words
+from bot.presentation.render.crayon_rails import majors_progress
+from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.storage.store import Seat, SessionRecord
 from games import GAMES, get_game
 from games.core import SeededRandomness
 from games.crayon_rails.mapdata import board
@@ -229,4 +230,4 @@ def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_
     root = Path(__file__).resolve().parents[2]
     building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
                 if "discord.File(" in path.read_text()]
-    assert building == ["bot/alt_text.py"]
+    assert building == ["bot/presentation/alt_text.py"]

@@ -1,4 +1,4 @@
-"""Which permissions a table needs in a channel, and the refusal that names them (bot.channel_access)."""
+"""Which permissions a table needs in a channel, and the refusal that names them (bot.discord.channel_access)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.channel_access import cannot_show, missing_for_table, require_table_access
-from bot.channel_access import table_forbidden as forbidden_with_pictures
-from bot.host import UserError
-from bot.text_view import TextView
+from bot.discord.channel_access import cannot_show, missing_for_table, require_table_access
+from bot.discord.channel_access import table_forbidden as forbidden_with_pictures
+from bot.play.host import UserError
+from bot.play.text_view import TextView
 
 EVERYTHING = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
                                  embed_links=True, attach_files=True)

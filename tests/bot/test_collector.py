@@ -1,4 +1,4 @@
-"""Full garbage collections at quiet moments (bot.collector.QuietCollector), on an injected clock."""
+"""Full garbage collections at quiet moments (bot.runtime.collector.QuietCollector), on an injected clock."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import gc
 
 import pytest
 
-from bot import collector
-from bot.collector import FULL_EVERY, QUIET_WAIT, RARE_FULL, QuietCollector
+from bot.runtime import collector
+from bot.runtime.collector import FULL_EVERY, QUIET_WAIT, RARE_FULL, QuietCollector
 
 
 class Clock:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.store import Seat, Store
+from bot.storage.store import Seat, Store
 
 ALICE = Seat(id="101", name="Alice")
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.components import component_view
-from bot.frontend import MAX_OPTIONS, ActionButton, Form, Option, Select, chunked_select, step_key
+from bot.discord.components import component_view
+from bot.presentation.frontend import MAX_OPTIONS, ActionButton, Form, Option, Select, chunked_select, step_key
 
 
 @given(st.integers(min_value=1, max_value=120))
@@ -43,7 +43,7 @@ def test_layout_refuses_more_than_five_rows() -> None:
 
 
 def test_a_multi_select_keeps_its_bounds_and_the_default_frontend_reads_one_choice_only() -> None:
-    from bot.frontend import Frontend
+    from bot.presentation.frontend import Frontend
     from games.core import IllegalMove
 
     menu = Select("keep", "Keep cards", tuple(Option(f"card {n}", f"k.{n}") for n in range(4)), max_values=3)

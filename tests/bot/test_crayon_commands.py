@@ -8,8 +8,8 @@ import re
 import pytest
 from PIL import Image
 
-from bot.frontends.crayon_components import _preview_step
-from bot.frontends.crayon_rails import FRONTEND, build_target, keep_action
+from bot.presentation.frontends.crayon_components import _preview_step
+from bot.presentation.frontends.crayon_rails import FRONTEND, build_target, keep_action
 from cogs.crayon_rails import BuildPreviewButton
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
@@ -142,7 +142,7 @@ def test_narration_names_cities_with_their_mileposts():
 
 
 def test_cities_lists_each_city_with_milepost_supplies_and_open_demands():
-    from bot.frontends.crayon_cities import cities_text, city_choices
+    from bot.presentation.frontends.crayon_cities import cities_text, city_choices
     from games.crayon_rails.cards import demand_card
     from games.crayon_rails.mapdata import board
 
@@ -177,7 +177,7 @@ def test_cities_lists_each_city_with_milepost_supplies_and_open_demands():
 def test_cities_tells_the_other_player_his_own_way_not_one_worked_out_with_the_turn_of_the_player_to_act():
     """Bob's way home from Lakeview runs over Alice's track; that Alice paid a fee and ran her train this
     turn changes neither his fee nor his route."""
-    from bot.frontends.crayon_cities import cities_text
+    from bot.presentation.frontends.crayon_cities import cities_text
 
     around = ("I2", "I1", "J1", "K1", "K2", "L3", "L4", "M4", "N5", "N6", "O7", "O8")
     state = play_state(alice={"track": track(*around), "at": "O8"}, bob={"track": track("I2", "J2", "K2"), "at": "O8"},

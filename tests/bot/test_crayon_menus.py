@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from bot.components import component_view
-from bot.frontend import MAX_OPTIONS, MAX_TEXT, ActionButton, Select
-from bot.frontends.crayon_components import REGIONS
-from bot.frontends.crayon_rails import FRONTEND
+from bot.discord.components import component_view
+from bot.presentation.frontend import MAX_OPTIONS, MAX_TEXT, ActionButton, Select
+from bot.presentation.frontends.crayon_components import REGIONS
+from bot.presentation.frontends.crayon_rails import FRONTEND
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board

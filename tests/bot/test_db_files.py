@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from bot.store import Seat, Store
+from bot.storage.store import Seat, Store
 
 
 def mode(path) -> int:

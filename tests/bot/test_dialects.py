@@ -7,8 +7,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.dialects import PostgresDialect, SqliteDialect
-from bot.migrations import MIGRATIONS
+from bot.storage.dialects import PostgresDialect, SqliteDialect
+from bot.storage.migrations import MIGRATIONS
 
 POSTGRES = PostgresDialect()
 

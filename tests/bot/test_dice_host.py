@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dice_table import dice_line
-from bot.game_record import build_record, finished_session, record_file
-from bot.host import Host, UserError
-from bot.store import Store
+from bot.discord.game_record import build_record, finished_session, record_file
+from bot.play.host import Host, UserError
+from bot.presentation.dice_table import dice_line
+from bot.storage.store import Store
 from games import get_game
 from games.core import RecordingRandomness
 from games.dice import DiceRandomness, commitment

@@ -1,4 +1,4 @@
-"""Players' names in pictures (bot.render.canvas.drawable): the bundled font draws ASCII and a little
+"""Players' names in pictures (bot.presentation.render.canvas.drawable): the bundled font draws ASCII and a little
 punctuation only, so any other character used to come out as a box. Every picture draws names through
 `drawable`, which spells them with characters the font has."""
 
@@ -10,10 +10,10 @@ import pytest
 from PIL import Image
 
 from bench.positions import random_states
-from bot.frontends import frontend_for
-from bot.render.canvas import FONT_EXTRAS, drawable, font
-from bot.standings import draw_leaderboard
-from bot.store import RatedPlayer, Rating
+from bot.presentation.frontends import frontend_for
+from bot.presentation.render.canvas import FONT_EXTRAS, drawable, font
+from bot.presentation.standings import draw_leaderboard
+from bot.storage.store import RatedPlayer, Rating
 from games import get_game
 
 NAMES = ["Zoë", "José Ñúñez", "dave🙂", "李小龍", "Владимир", "Σωκράτης", "Straße", "👨‍👩‍👧 family", "Łukasz"]

@@ -6,8 +6,8 @@ import asyncio
 import threading
 
 from bench.positions import random_states
-from bot.drawing import draw_off_loop
-from bot.frontends import frontend_for
+from bot.presentation.frontends import frontend_for
+from bot.runtime.drawing import draw_off_loop
 from games import get_game
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.frontends.follow_the_arrow import FRONTEND
-from bot.host import UserError
+from bot.play.host import UserError
+from bot.presentation.frontends.follow_the_arrow import FRONTEND
 from games.core import IllegalMove, ScriptedRandomness
 from games.follow_the_arrow import GAME
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -75,7 +75,7 @@ def test_the_finished_board_points_to_the_rematch():
 
 
 def test_an_ai_winner_is_named_without_stray_asterisks():
-    """An AI seat's name comes bold already (bot.replies.mention): the line must not wrap it in bold again."""
+    """An AI seat's name comes bold already (bot.discord.replies.mention): the line must not wrap it in bold again."""
     over = placed().model_copy(update={"phase": "over", "turn": None, "winner": "alice", "points": 8})
     text = FRONTEND.describe_state(GAME.view(over, None), {"alice": "**Parlor (AI)**", "bob": "<@2>"})
     assert "**Parlor (AI)** wins **8** points" in text and "****" not in text

@@ -1,4 +1,4 @@
-"""The next moves' pictures, drawn at idle moments (bot.foresight): a foreseen session is exactly what the
+"""The next moves' pictures, drawn at idle moments (bot.discord.foresight): a foreseen session is exactly what the
 move then commits, its picture is the one a fresh drawing of the committed game gives, nothing is drawn
 while the bot is busy, and a move waiting for a picture is never left waiting for an idle moment."""
 
@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot import foresight as foresight_module
-from bot import table as table_module
-from bot.foresight import MOVES_FORESEEN, Foresight
-from bot.frontends import frontend_for
-from bot.host import Host
-from bot.replies import image_names
-from bot.store import SessionRecord
-from bot.table import Tables
+from bot.discord import foresight as foresight_module
+from bot.discord import table as table_module
+from bot.discord.foresight import MOVES_FORESEEN, Foresight
+from bot.discord.replies import image_names
+from bot.discord.table import Tables
+from bot.play.host import Host
+from bot.presentation.frontends import frontend_for
+from bot.storage.store import SessionRecord
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 SMALL_GAMES = ("john-henry", "two-fat-dudes", "follow-the-arrow", "johari-bones")

@@ -1,12 +1,12 @@
-"""What every game's frontend shares (bot.frontend): here, that the narration tells every move."""
+"""What every game's frontend shares (bot.presentation.frontend): here, that the narration tells every move."""
 
 from __future__ import annotations
 
 import pytest
 
 from bench.positions import random_states
-from bot.frontend import narrate
-from bot.frontends import frontend_for
+from bot.presentation.frontend import narrate
+from bot.presentation.frontends import frontend_for
 from games import GAMES
 
 NAMES = {"p1": "alice", "p2": "bob"}

@@ -7,11 +7,11 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton, Frontend, Select
-from bot.frontends import FRONTENDS
-from bot.frontends.follow_the_arrow import FRONTEND, RULES_TEXT
-from bot.render.canvas import PHONE_WIDTH
-from bot.render.follow_the_arrow import HEIGHT, WIDTH, centre
+from bot.presentation.frontend import ActionButton, Frontend, Select
+from bot.presentation.frontends import FRONTENDS
+from bot.presentation.frontends.follow_the_arrow import FRONTEND, RULES_TEXT
+from bot.presentation.render.canvas import PHONE_WIDTH
+from bot.presentation.render.follow_the_arrow import HEIGHT, WIDTH, centre
 from games.core import IllegalMove, ScriptedRandomness
 from games.follow_the_arrow import GAME
 from games.follow_the_arrow_board import ARROWS

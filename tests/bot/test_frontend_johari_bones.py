@@ -8,9 +8,9 @@ import re
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton, Select
-from bot.frontends import FRONTENDS
-from bot.frontends.johari_bones import (
+from bot.presentation.frontend import ActionButton, Select
+from bot.presentation.frontends import FRONTENDS
+from bot.presentation.frontends.johari_bones import (
     FRONTEND,
     placement_choices,
     private_summary,
@@ -18,7 +18,7 @@ from bot.frontends.johari_bones import (
     score_preview,
     swap_action,
 )
-from bot.render.canvas import PHONE_WIDTH
+from bot.presentation.render.canvas import PHONE_WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.johari_bones import BONES, GAME, State
 from games.johari_scoring import BOXES, box_score
@@ -118,7 +118,7 @@ def test_private_digest_is_none_when_nothing_is_private():
 
 
 def test_a_panel_follows_its_owners_bones_face_up_included_but_not_what_is_only_public():
-    """The ruling in bot.panels: a player's panel is edited when a bone of his own hand that he sees changes (an
+    """The ruling in bot.discord.panels: a player's panel is edited when a bone of his own hand that he sees changes (an
     up swap included), his drawn bone, or the hidden bones of others he sees; not for others' face-up bones,
     whose turn it is or the pile, which the table shows."""
     def digests(state):

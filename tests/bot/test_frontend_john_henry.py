@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontends import FRONTENDS
-from bot.frontends.john_henry import FRONTEND
-from bot.render.canvas import PHONE_WIDTH
-from bot.render.john_henry import HEIGHT, WIDTH
+from bot.presentation.frontends import FRONTENDS
+from bot.presentation.frontends.john_henry import FRONTEND
+from bot.presentation.render.canvas import PHONE_WIDTH
+from bot.presentation.render.john_henry import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness, SeededRandomness
 from games.john_henry import GAME, State, Track
 

@@ -7,11 +7,11 @@ import io
 import pytest
 from PIL import Image
 
-from bot.frontend import ActionButton, Form, narrate
-from bot.frontends import FRONTENDS
-from bot.frontends.two_fat_dudes import FRONTEND
-from bot.render.canvas import PHONE_WIDTH
-from bot.render.two_fat_dudes import HEIGHT, WIDTH
+from bot.presentation.frontend import ActionButton, Form, narrate
+from bot.presentation.frontends import FRONTENDS
+from bot.presentation.frontends.two_fat_dudes import FRONTEND
+from bot.presentation.render.canvas import PHONE_WIDTH
+from bot.presentation.render.two_fat_dudes import HEIGHT, WIDTH
 from games.core import IllegalMove, ScriptedRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState
 
@@ -60,8 +60,8 @@ def test_the_picture_changes_with_the_view(change):
 def test_the_green_space_is_told_from_the_red_ones_by_more_than_colour(monkeypatch):
     """Under red-green colour blindness the green 10 looks like a red space (CIEDE2000 2.4 apart under
     deuteranopia), and a red space takes points from blue: the green one says "+10", a gain for either dude."""
-    from bot.render import two_fat_dudes as render
-    from bot.render.canvas import Board
+    from bot.presentation.render import two_fat_dudes as render
+    from bot.presentation.render.canvas import Board
 
     drawn: list[str] = []
     real = Board.text
@@ -313,7 +313,7 @@ def test_describe_state_tells_what_the_picture_prints_beside_the_track(fields, e
 
 
 def test_two_players_whose_names_start_alike_get_tokens_told_apart():
-    from bot.render.canvas import token_labels
+    from bot.presentation.render.canvas import token_labels
 
     assert token_labels(["Bob", "Brian"]) == ["Bo", "Br"]
     assert token_labels(["alice", "bob"]) == ["A", "B"]

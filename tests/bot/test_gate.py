@@ -1,11 +1,11 @@
-"""The gate's calm moments (bot.gate): idle work waits while an interaction is on its way to its result,
+"""The gate's calm moments (bot.runtime.gate): idle work waits while an interaction is on its way to its result,
 not while it finishes its tail."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.gate import Gate, result_on_its_way
+from bot.runtime.gate import Gate, result_on_its_way
 
 
 async def calm_now(gate: Gate) -> bool:
@@ -55,7 +55,7 @@ async def test_each_urgent_interaction_counts_alone():
 
 
 async def test_urgent_interactions_work_a_few_at_a_time_each_until_its_result_is_on_its_way():
-    """In a burst, the work waits its turn (bot.actions acknowledges it first): a turn ends as the result goes
+    """In a burst, the work waits its turn (bot.discord.actions acknowledges it first): a turn ends as the result goes
     out, or when the interaction ends."""
     gate = Gate(working_at_once=2)
     working: list[str] = []

@@ -1,4 +1,4 @@
-"""Moves queued together commit together, yet each stands or falls alone (bot.db_connection)."""
+"""Moves queued together commit together, yet each stands or falls alone (bot.storage.db_connection)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import weakref
 
 import pytest
 
-from bot import store as store_module
-from bot.db_connection import SETTLE_SLICE, _Settling
-from bot.host import Host, Upcoming
-from bot.store import Seat, StaleVersion, Store
+from bot.play.host import Host, Upcoming
+from bot.storage import store as store_module
+from bot.storage.db_connection import SETTLE_SLICE, _Settling
+from bot.storage.store import Seat, StaleVersion, Store
 from games import get_game
 
 ALICE = Seat(id="101", name="Alice")
@@ -121,7 +121,7 @@ async def test_a_write_on_a_closed_connection_fails_at_once(tmp_path):
 
 async def test_each_move_hears_when_its_commit_syncs_after_its_statements(sqlite_store):
     """`syncing` comes once per move, after the group's statements ran (the trace shows them) and before
-    the move returns: what overlaps the sync then leaves the database thread alone (bot.table)."""
+    the move returns: what overlaps the sync then leaves the database thread alone (bot.discord.table)."""
     sessions = await lobbies(sqlite_store, 5)
     statements: list[str] = []
     await sqlite_store._db.raw.set_trace_callback(statements.append)
@@ -144,7 +144,7 @@ async def test_each_move_hears_when_its_commit_syncs_after_its_statements(sqlite
 async def test_each_move_tells_what_it_committed_before_any_task_goes_on_and_a_refused_one_tells_nothing(
         sqlite_store):
     """`committed` comes once per move that stands, with the session as `record_move` returns it, the moment
-    its commit is done: what it wakes (the table, bot.table) runs before the moving task goes on."""
+    its commit is done: what it wakes (the table, bot.discord.table) runs before the moving task goes on."""
     sessions = await lobbies(sqlite_store, 6)
     stale = sessions[2].model_copy(update={"version": 5})
     order: list[str] = []

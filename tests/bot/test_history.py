@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import records
-from bot.store import Seat
+from bot.discord import records
+from bot.storage.store import Seat
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, play_until_over, start_game
 

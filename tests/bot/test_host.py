@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.host import Host, UserError
-from bot.store import Store
+from bot.play.host import Host, UserError
+from bot.storage.store import Store
 from games import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL
 
@@ -221,7 +221,7 @@ async def test_once_the_creator_has_left_any_player_may_begin(host):
 
 
 async def test_memory_stays_bounded_however_many_games_were_hosted(host, monkeypatch):
-    monkeypatch.setattr("bot.host.STATE_CACHE_SIZE", 3)
+    monkeypatch.setattr("bot.play.host.STATE_CACHE_SIZE", 3)
     ids = []
     for n in range(5):
         channel = f"70{n}"
@@ -315,7 +315,7 @@ async def test_the_channels_last_session_passes_over_a_lobby_closed_empty(host):
 def test_an_engine_refusal_names_players_as_written_not_as_markdown():
     """Engines name players by id; a refusal shows their names, escaped, so that `**bob**` is not drawn
     bold in Discord (and the page's script, which reads Discord's escapes, shows it as written too)."""
-    from bot.store import Seat, SessionRecord
+    from bot.storage.store import Seat, SessionRecord
 
     session = SessionRecord(id=7, guild_id="1", channel_id="2", slug="follow-the-arrow", status="active",
                             creator="101", players=[Seat(id="101", name="a_b"), Seat(id="102", name="**bob**")],

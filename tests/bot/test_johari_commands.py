@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bot.host import UserError
-from bot.store import Seat, SessionRecord
+from bot.play.host import UserError
+from bot.storage.store import Seat, SessionRecord
 from cogs.johari_bones import SLUG, GamePicker, ShowBonesButton, box_action, private_reply
 from games.core import ScriptedRandomness
 from games.johari_bones import BONES, GAME, State

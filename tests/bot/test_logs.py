@@ -12,7 +12,7 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.logs import WITHHELD, withheld_traceback
-from bot.storage_errors import StorageFull
+from bot.storage.storage_errors import StorageFull
 from tests.debug_log import DebugLog
 
 SECRET = "hand 3-5 6-6"
@@ -52,7 +52,7 @@ def test_an_error_quoting_a_state_is_logged_by_its_frames_and_type_only(logged):
     try:
         refuse_the_state()
     except ValueError:
-        logging.getLogger("bot.table").exception("could not draw the table of session %s", 7)
+        logging.getLogger("bot.discord.table").exception("could not draw the table of session %s", 7)
     text = logged.getvalue()
     assert "could not draw the table of session 7" in text
     assert "in refuse_the_state" in text, "the frames are kept"
@@ -67,7 +67,7 @@ def test_the_bot_s_own_trouble_is_logged_with_its_message(logged, error):
     try:
         raise error
     except Exception:
-        logging.getLogger("bot.store").exception("failed")
+        logging.getLogger("bot.storage.store").exception("failed")
     assert str(error) in logged.getvalue()
     assert WITHHELD not in logged.getvalue()
 
@@ -110,7 +110,7 @@ def test_a_message_another_handler_cached_is_withheld_all_the_same(logged):
         try:
             raise KeyError(SECRET)
         except KeyError:
-            logging.getLogger("bot.host").exception("failed")
+            logging.getLogger("bot.play.host").exception("failed")
     finally:
         root.removeHandler(catcher)
     assert SECRET in (cached[0] or ""), "the other handler cached the message"

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.host import Host
-from bot.store import Store, TimerPlan
+from bot.play.host import Host
+from bot.storage.store import Store, TimerPlan
 from games import get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock
 from tests.bot.test_follow_the_arrow_commands import placed
@@ -45,7 +45,7 @@ def count_commits(store: Store, crash_at: int | None = None) -> list[int]:
     store._db.transaction = transaction
     batch = getattr(store._db, "write_batch", None)
     if batch is not None:
-        # A move's transaction may run as one batch (bot.db_connection.write_batch): a commit all the same.
+        # A move's transaction may run as one batch (bot.storage.db_connection.write_batch): a commit all the same.
         async def write_batch(*args, **kwargs):
             results = await batch(*args, **kwargs)
             commits[0] += 1

@@ -1,13 +1,13 @@
-"""`/game verify` in the game's own server compares a record with Parlor's own copy (bot.own_copy): its seed,
+"""`/game verify` in the game's own server compares a record with Parlor's own copy (bot.play.own_copy): its seed,
 its facts and every move, so a record cut short, reseeded or naming a game without a record is refused."""
 
 from __future__ import annotations
 
 import copy
 
-from bot.game_record import build_record, check_record
-from bot.host import Host
-from bot.own_copy import moves_difference
+from bot.discord.game_record import build_record, check_record
+from bot.play.host import Host
+from bot.play.own_copy import moves_difference
 from games.dice import commitment, seed_from_int
 from games.record import GameRecord
 from games.verify import verify

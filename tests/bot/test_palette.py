@@ -27,8 +27,15 @@ import numpy as np
 import pytest
 from colorspacious import cspace_convert
 
-from bot.render import crayon_rails, follow_the_arrow, johari_bones, john_henry, two_fat_dudes
-from bot.render.canvas import BACKGROUND, BANNER, PLAYER_COLOURS, SEAT_COLOUR_NAMES, SEAT_SHAPES, seat_words
+from bot.presentation.render import crayon_rails, follow_the_arrow, johari_bones, john_henry, two_fat_dudes
+from bot.presentation.render.canvas import (
+    BACKGROUND,
+    BANNER,
+    PLAYER_COLOURS,
+    SEAT_COLOUR_NAMES,
+    SEAT_SHAPES,
+    seat_words,
+)
 
 Colour = tuple[int, int, int]
 DEFICIENCIES = (None, "deuteranomaly", "protanomaly", "tritanomaly")

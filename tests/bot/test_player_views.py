@@ -1,11 +1,11 @@
-"""A move's per-player views are worked out on first use, and are the engine's own (bot.player_views)."""
+"""A move's per-player views are worked out on first use, and are the engine's own (bot.play.player_views)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.frontends import FRONTENDS, frontend_for
-from bot.player_views import PlayerViews
+from bot.play.player_views import PlayerViews
+from bot.presentation.frontends import FRONTENDS, frontend_for
 from games import get_game
 from tests.bot.conftest import ALICE, BOB
 

@@ -1,4 +1,4 @@
-"""PNG encoding by bands (bot.render.png_bands): any decoder reads exactly the picture, and bands seen
+"""PNG encoding by bands (bot.presentation.render.png_bands): any decoder reads exactly the picture, and bands seen
 before are reused, within a bounded cache, from any drawing thread."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
-from bot.frontends import frontend_for
-from bot.render import canvas, png_bands
-from bot.render.canvas import to_png
-from bot.render.john_henry import PALETTE
+from bot.presentation.frontends import frontend_for
+from bot.presentation.render import canvas, png_bands
+from bot.presentation.render.canvas import to_png
+from bot.presentation.render.john_henry import PALETTE
 from games import get_game
 from games.core import SeededRandomness
 

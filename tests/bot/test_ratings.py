@@ -1,4 +1,4 @@
-"""Ratings (bot.ratings) on SQLite and PostgreSQL: which finished games count, in which pool, written with
+"""Ratings (bot.play.ratings) on SQLite and PostgreSQL: which finished games count, in which pool, written with
 the finishing move, never twice."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from bot.host import Host
-from bot.migrations import MIGRATIONS
-from bot.ratings import AI_RATED, ALL, PEOPLE, new_rating, places, shown
-from bot.store import Rating, RatingChange, Seat, StaleVersion, Store
+from bot.play.host import Host
+from bot.play.ratings import AI_RATED, ALL, PEOPLE, new_rating, places, shown
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import Rating, RatingChange, Seat, StaleVersion, Store
 from games import get_game
 from games.core import SeededRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -178,16 +178,16 @@ async def test_ratings_survive_reopening_the_database(database_url):
 
 async def test_a_database_from_before_ratings_is_migrated_and_keeps_its_games(database_url, monkeypatch):
     """Migration 6 on a database made by the migrations before it, on SQLite and PostgreSQL."""
-    import bot.store
+    import bot.storage.store
 
-    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS[:5])
+    monkeypatch.setattr(bot.storage.store, "MIGRATIONS", MIGRATIONS[:5])
     old = await Store.connect(database_url)
     assert await old.schema_version() == 5
     lobby = await old.create_lobby(guild_id="1", channel_id="7", slug="john-henry", creator=ALICE, invited=[],
                                    options={}, now=1.0)
     await old.set_guild_hours("1", reminder_hours=6.0)
     await old.close()
-    monkeypatch.setattr(bot.store, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(bot.storage.store, "MIGRATIONS", MIGRATIONS)
     store = await Store.connect(database_url)
     assert await store.schema_version() == len(MIGRATIONS)
     assert await store.session(lobby.id) == lobby

@@ -1,4 +1,4 @@
-"""Table pictures for phones (issue 11, items 5, 7 and 10), for the four games drawn in bot/render.
+"""Table pictures for phones (issue 11, items 5, 7 and 10), for the four games drawn in bot/presentation/render.
 
 Every picture of a seeded random game is a palette PNG of phone width and bounded height; the
 gold result banner appears on the final picture, and only there, naming the winner and every
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bench.positions import random_states
-from bot.frontends import frontend_for
-from bot.render import follow_the_arrow, johari_bones, john_henry, two_fat_dudes
-from bot.render.canvas import BANNER, PHONE_WIDTH, Board, fit_size, text_width
+from bot.presentation.frontends import frontend_for
+from bot.presentation.render import follow_the_arrow, johari_bones, john_henry, two_fat_dudes
+from bot.presentation.render.canvas import BANNER, PHONE_WIDTH, Board, fit_size, text_width
 from games import get_game
 from games.core import ScriptedRandomness
 
@@ -156,7 +156,7 @@ def test_john_henry_last_roll_words_are_never_cut_beside_two_dice(outcome):
 @pytest.mark.parametrize("module,slug", [(john_henry, "john-henry"), (two_fat_dudes, "two-fat-dudes"),
                                          (follow_the_arrow, "follow-the-arrow"), (johari_bones, "johari-bones")])
 def test_a_game_ended_mid_play_says_game_over_on_its_board(module, slug):
-    """A claimed or abandoned game is drawn as it ended, waiting on nobody (bot.replies.ended_view): its
+    """A claimed or abandoned game is drawn as it ended, waiting on nobody (bot.discord.replies.ended_view): its
     status line says so instead of naming someone to act (John Henry's and Johari Bones' failed outright)."""
     state, _ = next((s, e) for i, (s, e) in enumerate(random_states(slug, ["p1", "p2"], seed=5)) if i == 5)
     view = {**get_game(slug).view(state, None), "to_act": []}

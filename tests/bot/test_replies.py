@@ -10,11 +10,8 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.buttons import ActionButton, LobbyButton, TableButton
-from bot.frontend import EARLIER_CUT
-from bot.frontends import frontend_for
-from bot.host import TURN_EVENTS_KEPT, Host, turn_events
-from bot.replies import (
+from bot.discord.buttons import ActionButton, LobbyButton, TableButton
+from bot.discord.replies import (
     EARLIER,
     LOG_MESSAGES_MAX,
     TABLE_TEXT_MAX,
@@ -30,9 +27,12 @@ from bot.replies import (
     state_words,
     text_names,
 )
-from bot.store import Seat
-from bot.table import headline
-from bot.user_text import MESSAGE_MAX
+from bot.discord.table import headline
+from bot.play.host import TURN_EVENTS_KEPT, Host, turn_events
+from bot.presentation.frontend import EARLIER_CUT
+from bot.presentation.frontends import frontend_for
+from bot.presentation.user_text import MESSAGE_MAX
+from bot.storage.store import Seat
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -270,8 +270,8 @@ def test_one_point_is_never_one_pts():
     """"1 point", "1 pt" in pictures; and no picture or text writes a number before a bare "pts" (issue 21)."""
     from pathlib import Path
 
-    from bot.frontend import points_text
-    from bot.render.canvas import pts
+    from bot.presentation.frontend import points_text
+    from bot.presentation.render.canvas import pts
 
     assert [points_text(n) for n in (1, -1, 0, 12)] == ["1 point", "-1 point", "0 points", "12 points"]
     assert points_text(1, bold=True) == "**1** point" and [pts(1), pts(21)] == ["1 pt", "21 pts"]

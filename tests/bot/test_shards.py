@@ -7,7 +7,7 @@ import sqlite3
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.shards import Shards, shard_of
+from bot.runtime.shards import Shards, shard_of
 
 snowflakes = st.integers(min_value=0, max_value=2**63 - 1)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.host import STALE_BUTTON, UserError
+from bot.play.host import STALE_BUTTON, UserError
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.waiting import start_game
 

@@ -1,4 +1,4 @@
-"""How ratings are shown (bot.standings): the leaderboard picture a phone can read, its words and alt text,
+"""How ratings are shown (bot.presentation.standings): the leaderboard picture a phone can read, its words and alt text,
 `/stats` lines, and the final table's field."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import io
 import discord
 from PIL import Image
 
-from bot.alt_text import ALT_TEXT_MAX
-from bot.ratings import ALL, PEOPLE, shown
-from bot.render.canvas import INK, PHONE_WIDTH
-from bot.standings import (
+from bot.play.ratings import ALL, PEOPLE, shown
+from bot.presentation.alt_text import ALT_TEXT_MAX
+from bot.presentation.render.canvas import INK, PHONE_WIDTH
+from bot.presentation.standings import (
     BRONZE,
     MARGIN,
     PAPER,
@@ -25,8 +25,8 @@ from bot.standings import (
     ranked,
     stats_lines,
 )
-from bot.store import RatedPlayer, Rating, RatingChange, Seat, SessionRecord
-from bot.user_text import MESSAGE_MAX
+from bot.presentation.user_text import MESSAGE_MAX
+from bot.storage.store import RatedPlayer, Rating, RatingChange, Seat, SessionRecord
 from games import GAMES
 
 PHONE = 400

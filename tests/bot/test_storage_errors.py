@@ -7,7 +7,7 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot.storage_errors import (
+from bot.storage.storage_errors import (
     StorageBusy,
     StorageError,
     StorageFull,
@@ -16,7 +16,7 @@ from bot.storage_errors import (
     from_postgres,
     from_sqlite,
 )
-from bot.store import Store
+from bot.storage.store import Store
 
 
 @pytest.mark.parametrize(("error", "kind"), [

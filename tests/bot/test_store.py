@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from bot.migrations import MIGRATIONS
-from bot.store import ChannelBusy, PanelRecord, Seat, StaleVersion, Store
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import ChannelBusy, PanelRecord, Seat, StaleVersion, Store
 
 ALICE = Seat(id="101", name="Alice")
 pytestmark = pytest.mark.both_databases
@@ -80,7 +80,7 @@ async def test_record_move_appends_in_sequence(database_url):
 
 
 async def test_json_columns_read_back_as_the_json_module_would_give_them(database_url):
-    """The JSON columns are written by orjson (bot.store._json_text): names in any script, keys that are not
+    """The JSON columns are written by orjson (bot.storage.store._json_text): names in any script, keys that are not
     strings, nesting and None come back exactly as a json.dumps/json.loads round trip gives them, both from
     the write itself and from a fresh read."""
     store = await Store.connect(database_url)
@@ -143,8 +143,8 @@ async def test_a_players_sessions_are_found_by_seat_not_by_look_alike_text(store
 
 
 async def test_closed_dm_marks_are_kept_apart_from_turn_notices(store):
-    """bot.dm_reach: a refusal marks the user, his acting clears it; /notify's own setting stays as it was."""
-    from bot.dm_reach import DmReach
+    """bot.discord.dm_reach: a refusal marks the user, his acting clears it; /notify's own setting stays as it was."""
+    from bot.discord.dm_reach import DmReach
 
     await store.set_turn_dms("1", True)
     reach = DmReach(store)
@@ -173,7 +173,8 @@ async def test_a_games_panels_are_listed_together(database_url):
 
 
 async def test_a_panel_keeps_what_it_shows_and_the_running_games_panels_are_listed(database_url):
-    """What a panel shows (bot.panels.fingerprint), to catch up at start-up those of running games behind them."""
+    """What a panel shows (bot.discord.panels.fingerprint), to catch up at start-up those of running games
+    behind them."""
     store = await Store.connect(database_url)
     running = await store.create_lobby(guild_id="1", channel_id="8", slug="johari-bones", creator=ALICE,
                                        invited=[], options={}, now=1.0)

@@ -1,4 +1,4 @@
-"""A move's picture is drawn while its commit is in flight (bot.table `draw_ahead`), and used only for
+"""A move's picture is drawn while its commit is in flight (bot.discord.table `draw_ahead`), and used only for
 the very session it was drawn for: a commit that failed never lends its picture to another move."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot import table, table_request
-from bot.host import Host, Upcoming
-from bot.store import TableRecord
-from bot.table import Tables
+from bot.discord import table, table_request
+from bot.discord.table import Tables
+from bot.play.host import Host, Upcoming
+from bot.storage.store import TableRecord
 from tests.bot.conftest import ALICE, BOB
 
 
@@ -110,7 +110,7 @@ async def test_the_message_written_during_the_commit_is_the_one_composed_after_i
                                                                                  monkeypatch: pytest.MonkeyPatch):
     """Written from the move's own state while its commit is in flight, the table's message is the same
     as one composed from the committed game (picture, text, buttons, pings), move after move, and so is
-    the request built for it then (bot.table_request)."""
+    the request built for it then (bot.discord.table_request)."""
     client = discord.Client(intents=discord.Intents.none())
     tables = Tables(client=client, host=host)
     host.committing = tables.draw_ahead

@@ -1,4 +1,4 @@
-"""A table's request, built whole ahead of its sending (bot.table_request), is the request discord.py
+"""A table's request, built whole ahead of its sending (bot.discord.table_request), is the request discord.py
 sends for the same message itself: the same payload, and a multipart body part for part as aiohttp's
 FormData writes it (only the boundary differs)."""
 
@@ -11,8 +11,8 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
-from bot import table_request
-from bot.replies import as_edit
+from bot.discord import table_request
+from bot.discord.replies import as_edit
 
 
 def message(picture: bytes | None) -> dict:

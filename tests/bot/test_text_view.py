@@ -1,11 +1,11 @@
-"""Who gets text instead of pictures (bot.text_view), on SQLite and PostgreSQL."""
+"""Who gets text instead of pictures (bot.play.text_view), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.store import Store
-from bot.text_view import TextView
+from bot.play.text_view import TextView
+from bot.storage.store import Store
 
 pytestmark = pytest.mark.both_databases
 

@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from bot.host import Host
-from bot.migrations import MIGRATIONS
-from bot.shards import Shards
-from bot.store import Store
+from bot.play.host import Host
+from bot.runtime.shards import Shards
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.store import Store
 from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.waiting import HOUR, FakeWait, Outbox, play_until_over, start_game
 
@@ -289,7 +289,7 @@ async def test_each_process_sends_only_the_reminders_of_its_own_shards(host, clo
 
 
 async def test_a_notify_choice_made_in_another_process_applies_from_the_next_move(host, store, clock):
-    """Whether a player gets a turn notice is decided inside the move's own transaction (bot.turn_clock), so a
+    """Whether a player gets a turn notice is decided inside the move's own transaction (bot.play.turn_clock), so a
     choice made through another process counts at once, however recently this one saw the player."""
     session_id = await start_game(host, "follow-the-arrow", CHANNEL, [ALICE, BOB], options={"first": BOB.id})
     outbox = Outbox()

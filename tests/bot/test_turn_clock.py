@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.host import UserError
-from bot.replies import waiting_line
-from bot.turn_clock import Periods, format_duration, next_reminder, plan_wait
+from bot.discord.replies import waiting_line
+from bot.play.host import UserError
+from bot.play.turn_clock import Periods, format_duration, next_reminder, plan_wait
 from games import get_game
 from games.record import timeout_result
 from tests.bot.conftest import ALICE, BOB, CAROL

@@ -7,11 +7,11 @@ import re
 import discord
 import pytest
 
-from bot.buttons import ActionButton
-from bot.components import FormButton
-from bot.frontends.two_fat_dudes import FRONTEND, counter_from_text
-from bot.replies import board_components
-from bot.store import Seat, SessionRecord
+from bot.discord.buttons import ActionButton
+from bot.discord.components import FormButton
+from bot.discord.replies import board_components
+from bot.presentation.frontends.two_fat_dudes import FRONTEND, counter_from_text
+from bot.storage.store import Seat, SessionRecord
 from cogs.two_fat_dudes import SLUG
 from games.core import IllegalMove, SeededRandomness
 from games.two_fat_dudes import GAME, Offer, TwoFatDudesState

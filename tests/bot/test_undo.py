@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-import bot.host
-from bot.game_record import build_record
-from bot.host import STALE_BUTTON, Host, UserError
-from bot.replies import board_components, log_lines
+import bot.play.host
+from bot.discord.game_record import build_record
+from bot.discord.replies import board_components, log_lines
+from bot.play.host import STALE_BUTTON, Host, UserError
 from games.undo import UNDO_ACTION
 from games.verify import verify
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -134,15 +134,15 @@ async def test_an_exported_record_with_undos_checks_out_and_later_dice_come_from
 
 
 def threads_calling(monkeypatch, name: str) -> list[threading.Thread]:
-    """The thread of each call of bot.host's `name` from now on."""
+    """The thread of each call of bot.play.host's `name` from now on."""
     threads: list[threading.Thread] = []
-    original = getattr(bot.host, name)
+    original = getattr(bot.play.host, name)
 
     def watched(*args, **kwargs):
         threads.append(threading.current_thread())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(bot.host, name, watched)
+    monkeypatch.setattr(bot.play.host, name, watched)
     return threads
 
 
@@ -158,7 +158,7 @@ async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypa
 
 async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host, monkeypatch):
     """Whether a button of an earlier version still acts replays the log up to then: in a worker, like
-    `Host.replay` (bot.move_replay)."""
+    `Host.replay` (bot.play.move_replay)."""
     threads = threads_calling(monkeypatch, "replayed")
     session_id = await begin(host, "john-henry")
     session = await host.current(session_id)

@@ -7,7 +7,7 @@ import ast
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.user_text import REFUSAL_LIMIT, bounded_refusal, typed_values
+from bot.presentation.user_text import REFUSAL_LIMIT, bounded_refusal, typed_values
 from games.core import QUOTE_LIMIT, quoted
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Seat, Store
+from bot.storage.store import Seat, Store
 from bot.web.feed import Feed
 from bot.web.links import BadLink, Links, Pass
 

@@ -1,4 +1,4 @@
-"""A write's session is built from what it wrote, not read back (bot.store._as_written): it must be
+"""A write's session is built from what it wrote, not read back (bot.storage.store._as_written): it must be
 exactly what a read gives, on SQLite and on PostgreSQL, whatever the game and however it is played."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.host import Host, Upcoming, UserError
-from bot.store import SessionRecord, Store
-from bot.table import _same_session
+from bot.discord.table import _same_session
+from bot.play.host import Host, Upcoming, UserError
+from bot.storage.store import SessionRecord, Store
 from games import GAMES, get_game
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock
 
@@ -70,7 +70,7 @@ async def play(url: str, slug: str, choices: list[int], ending: int) -> str:
             else:
                 legal = host.legal_actions(session, player)
                 moved = await host.act(session_id, player, legal[choice % len(legal)])
-                # What the table is sent the moment the commit lands (bot.table): the move's own session.
+                # What the table is sent the moment the commit lands (bot.discord.table): the move's own session.
                 assert upcoming[-1].committed is moved.session and _same_session(upcoming[-1].session, moved.session)
             await check(host, moved.session)
         session = await host.current(session_id)

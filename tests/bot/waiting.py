@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.host import Host
-from bot.store import Seat
-from bot.timers import Reminder, TurnDispatcher, TurnNotice
+from bot.play.host import Host
+from bot.play.timers import Reminder, TurnDispatcher, TurnNotice
+from bot.storage.store import Seat
 from tests.bot.conftest import FakeClock
 
 HOUR = 3600.0

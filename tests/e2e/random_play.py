@@ -8,7 +8,7 @@ game's `fill` (default: a small random number in every box).
 
 The checks, on every press:
 - a press is either accepted, or refused privately *because the component is meant for someone else*
-  (`bot.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
+  (`bot.discord.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
 - no slash command is used once the game has begun;
 - every file the bot sent has alt text (its description) naming whose turn it is now, or who won
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.client import ParlorBot
-from bot.replies import image_names
+from bot.discord.replies import image_names
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import BUTTON, STRING_SELECT, TEXT_INPUT, walk

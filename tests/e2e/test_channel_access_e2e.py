@@ -1,4 +1,4 @@
-"""A channel whose permissions keep Parlor from showing a table (bot.channel_access), through the fake Discord:
+"""A channel whose permissions keep Parlor from showing a table (bot.discord.channel_access), through the fake Discord:
 the fake refuses the bot's messages there as Discord does, and its interactions carry the bot's permissions."""
 
 from __future__ import annotations

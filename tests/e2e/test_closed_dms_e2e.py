@@ -1,4 +1,4 @@
-"""A player with closed DMs costs at most one refused DM until he acts again (issue 21, item 5; bot.dm_reach).
+"""A player with closed DMs costs at most one refused DM until he acts again (issue 21, item 5; bot.discord.dm_reach).
 
 A whole game of Johari Bones by random presses, three players, Carol's DMs closed: every change of
 her view would send her a panel, and every refusal counts. Between two of Carol's own presses the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from bot.store import SessionRecord
+from bot.storage.store import SessionRecord
 from tests.e2e.random_play import Offer, RandomPlay
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import InteractionResult

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.client import ParlorBot
-from bot.command_sync import fingerprint
-from bot.store import Store
+from bot.discord.command_sync import fingerprint
+from bot.storage.store import Store
 from tests.conftest import bot_settings, start_bot
 
 

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from bot.client import ParlorBot
-from bot.store import Seat
+from bot.storage.store import Seat
 from tests.e2e.random_play import RandomPlay
 from tests.fakediscord import FakeDiscord
 

@@ -28,7 +28,7 @@ async def test_a_johari_game_at_debug_logs_no_bone(fake_discord, parlor):
         await play_some_johari(fake_discord)
     logged = buffer.getvalue()
     session = await parlor.host.last_session_in(str(fake_discord.channel("games").id))
-    assert session.version >= 3 and "DEBUG bot.host: session" in logged, "the game was played at DEBUG"
+    assert session.version >= 3 and "DEBUG bot.play.host: session" in logged, "the game was played at DEBUG"
     assert not BONE.findall(logged), "no log line names a bone"
 
 
@@ -55,6 +55,6 @@ async def test_a_bug_failing_on_a_johari_state_logs_no_bone(fake_discord, parlor
         await play_some_johari(fake_discord)
     logged = buffer.getvalue()
     assert failures and any(BONE.search(failure) for failure in failures), "the error quoted hidden bones"
-    assert "ERROR bot.actions: could not update the panels of session" in logged
+    assert "ERROR bot.discord.actions: could not update the panels of session" in logged
     assert "ValidationError: (message withheld" in logged
     assert not BONE.findall(logged), "no log line names a bone"

@@ -7,7 +7,7 @@ import asyncio
 import discord
 
 from bot.client import ParlorBot
-from bot.records import END_REASONS
+from bot.discord.records import END_REASONS
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import FakeChannel

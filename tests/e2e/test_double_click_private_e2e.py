@@ -1,6 +1,6 @@
 """A button or menu on a private message pressed twice at once (a double click): the first press makes the move,
 the second is refused, and both answer on the same message. Whatever order Discord takes them in, the message
-ends showing the move's result, never the refusal (bot.private_presses); a preview gone stale for another
+ends showing the move's result, never the refusal (bot.discord.private_presses); a preview gone stale for another
 reason is still refused on it.
 
 Each test forces the order a double click lost in (about 1 run in 3): the first press's answer lands before

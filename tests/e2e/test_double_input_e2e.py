@@ -1,12 +1,12 @@
 """One player's two inputs at the same moment: a slash command that arrives while his previous move is still on
-its way was sent before he could see that move, so it does nothing (bot.host.Host.act's `from_command`)."""
+its way was sent before he could see that move, so it does nothing (bot.play.host.Host.act's `from_command`)."""
 
 from __future__ import annotations
 
 import asyncio
 
 from bot.client import ParlorBot
-from bot.host import IN_FLIGHT
+from bot.play.host import IN_FLIGHT
 from tests.e2e.helpers import table
 from tests.e2e.test_table_load_e2e import seated_game
 from tests.fakediscord import FakeDiscord

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.actions import APOLOGY
-from bot.user_text import REFUSAL_LIMIT
+from bot.discord.actions import APOLOGY
+from bot.presentation.user_text import REFUSAL_LIMIT
 from games import GAMES, get_game
 from tests.e2e.helpers import table
 

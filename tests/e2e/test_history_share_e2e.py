@@ -1,4 +1,4 @@
-"""`/game history` and `/stats` post nothing public; **Share** posts one copy (issue 21, item 6; bot.share)."""
+"""`/game history` and `/stats` post nothing public; **Share** posts one copy (issue 21, item 6; bot.discord.share)."""
 
 from __future__ import annotations
 

@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.client import ParlorBot
-from bot.frontends.johari_bones import FRONTEND, score_preview
-from bot.render.johari_bones import BOX_LABELS
-from bot.replies import image_names
-from bot.store import SessionRecord
+from bot.discord.replies import image_names
+from bot.presentation.frontends.johari_bones import FRONTEND, score_preview
+from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.storage.store import SessionRecord
 from tests.e2e.helpers import latest_board, mentioned
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
@@ -77,7 +77,7 @@ class Table:
         return next(user for user in self.users if str(user.id) == player_id)
 
     async def digests(self) -> dict[int, tuple[object, object]]:
-        """Each player's (what his panel follows, what of his view is private): bot.panels edits his panel when
+        """Each player's (what his panel follows, what of his view is private): bot.discord.panels edits his panel when
         the first changes, and sends him one only while the second is something."""
         session = await self.session()
         views = {p: self.host.view_for(session, p) for p in session.player_ids}

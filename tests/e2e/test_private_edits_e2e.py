@@ -1,4 +1,4 @@
-"""A private reply edited from one step to the next shows exactly the new message (bot.replies.as_edit).
+"""A private reply edited from one step to the next shows exactly the new message (bot.discord.replies.as_edit).
 
 Discord keeps what an edit leaves out, so an edit that sends no file used to keep the old picture (and the
 old embed, whose image points at it). The `/build to:` preview is the private reply that goes from a

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.store import Store
+from bot.storage.store import Store
 from games import get_game
 from tests.e2e.helpers import is_over, latest_board
 from tests.e2e.processes import bot_process, kill, stop

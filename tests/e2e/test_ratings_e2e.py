@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.client import ParlorBot
-from bot.ratings import ALL, PEOPLE, shown
-from bot.standings import BRONZE, GOLD, SILVER
+from bot.play.ratings import ALL, PEOPLE, shown
+from bot.presentation.standings import BRONZE, GOLD, SILVER
 from tests.bot.test_standings import rank_marks
 from tests.e2e.helpers import pings, table, tables
 from tests.e2e.random_play import RandomPlay

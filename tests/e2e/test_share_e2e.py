@@ -1,4 +1,4 @@
-"""A private answer with Share (bot.share): `/stats` answers its asker alone; Share posts it for everyone,
+"""A private answer with Share (bot.discord.share): `/stats` answers its asker alone; Share posts it for everyone,
 once, pinging nobody, and takes the button off the private answer."""
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.actions import APOLOGY
-from bot.storage_errors import StorageBusy, StorageFull, StorageReadOnly
-from bot.store import Store
+from bot.discord.actions import APOLOGY
+from bot.storage.storage_errors import StorageBusy, StorageFull, StorageReadOnly
+from bot.storage.store import Store
 from tests.e2e.helpers import table
 
 ROOT = Path(__file__).resolve().parents[2]

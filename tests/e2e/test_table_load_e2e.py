@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable
 import discord.http
 from PIL import Image
 
-from bot import table as table_module
-from bot import table_request
-from bot.actions import TABLE_BEHIND
 from bot.client import ParlorBot
-from bot.gate import Gate
-from bot.store import Seat
+from bot.discord import table as table_module
+from bot.discord import table_request
+from bot.discord.actions import TABLE_BEHIND
+from bot.runtime.gate import Gate
+from bot.storage.store import Seat
 from tests.bot.test_foresight import settle
 from tests.conftest import start_bot
 from tests.e2e.helpers import game_number, player_to_act, table, tables
@@ -45,16 +45,16 @@ class VirtualClock:
 async def seated_game(bot: ParlorBot, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> int:
     """A John Henry game begun in `channel` (through the host, to keep the test short) with its table shown."""
     seats = [Seat(id=str(user.id), name=user.name) for user in (alice, bob)]
-    await bot.host.open_lobby(guild_id=str(channel.guild_id), channel_id=str(channel.id),
+    await bot.play.host.open_lobby(guild_id=str(channel.guild_id), channel_id=str(channel.id),
                               slug="john-henry", creator=seats[0])
-    _, began = await bot.host.join(str(channel.id), seats[1])
+    _, began = await bot.play.host.join(str(channel.id), seats[1])
     assert began is not None
     await bot.tables.show(began.session.id)
     return began.session.id
 
 
 async def assert_table_shows_the_game(fake: FakeDiscord, bot: ParlorBot, channel: FakeChannel) -> None:
-    session = await bot.host.last_session_in(str(channel.id))
+    session = await bot.play.host.last_session_in(str(channel.id))
     shown = tables(fake, channel)
     assert [game_number(m) for m in shown] == [session.id], "one table for the game"
     assert shown[0].embed["footer"]["text"].endswith(f"update {session.version}"), "the table shows every move"
@@ -64,7 +64,7 @@ async def restart_and_expect_one_table_up_to_date(fake: FakeDiscord, database: s
     """Start the bot again on `database`: its start-up must leave the channel one table, showing the last move."""
     bot, _ = await start_bot(fake, database)
     try:
-        session = await bot.host.last_session_in(str(channel.id))
+        session = await bot.play.host.last_session_in(str(channel.id))
 
         def healed() -> bool:
             shown = tables(fake, channel)
@@ -98,7 +98,7 @@ async def test_150_moves_at_once_are_all_acknowledged_in_time_and_shown(fake_dis
 
 async def test_a_burst_of_moves_is_acknowledged_first_and_worked_a_few_at_a_time(fake_discord: FakeDiscord,
                                                                                   parlor: ParlorBot, monkeypatch):
-    """Moves arriving while others are on their way are acknowledged at once and wait their turn (bot.gate): no
+    """Moves arriving while others are on their way are acknowledged at once and wait their turn (bot.runtime.gate): no
     more than the gate's turns are being worked at any moment, and all are shown."""
     fake = fake_discord
     fake.deferred_timeout = 60.0
@@ -257,7 +257,7 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
                                                                                          parlor: ParlorBot):
     """Discord answers 429 when a route's bucket is spent (a busy channel's table is changed often), and
     discord.py sends the request again. A table's request is built whole before it is sent
-    (bot.table_request): sent again, it still shows the game once, picture and all, whether the table is
+    (bot.discord.table_request): sent again, it still shows the game once, picture and all, whether the table is
     posted anew (a move that asks someone else to act) or edited in place (the same players to act)."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
@@ -295,7 +295,7 @@ async def test_moves_made_while_discord_holds_the_tables_request_are_shown_by_on
     """Discord slow to answer a table's request (or a rate limit waited out): the moves made meanwhile all
     commit and are answered, and once Discord answers, one more update shows the latest of them, not one
     update per move."""
-    monkeypatch.setattr("bot.actions.ACK_WITHIN", 0.0)  # answered with "thinking…" at once, not after 1 s
+    monkeypatch.setattr("bot.discord.actions.ACK_WITHIN", 0.0)  # answered with "thinking…" at once, not after 1 s
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("slow-discord")
@@ -375,14 +375,14 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
         hallway = fake.create_channel("hallway")
         game = RandomPlay(fake, bot, hallway, [alice, bob], random.Random(7))
         await game.open("two-fat-dudes")
-        while (view := bot.host.public_view(await game.session()))["phase"] != "encounter":
+        while (view := bot.play.host.public_view(await game.session()))["phase"] != "encounter":
             roller = alice if str(alice.id) == view["to_act"][0] else bob
             table = game.table()
             await fake.click(roller, table, table.button(label="Roll")["custom_id"])
         decider = alice if str(alice.id) == view["to_act"][0] else bob
         race = fake.create_channel("race")
         await seated_game(bot, race, alice, bob)
-        bot.host._forget((await game.session()).id)  # the form's game must be read from the database
+        bot.play.host._forget((await game.session()).id)  # the form's game must be read from the database
 
         blocker = sqlite3.connect(database, isolation_level=None, timeout=1)
         blocker.execute("BEGIN IMMEDIATE")
@@ -404,7 +404,7 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
 async def test_a_move_reaches_the_table_before_its_interaction_is_answered(fake_discord: FakeDiscord,
                                                                            parlor: ParlorBot):
     """A move that takes less than ACK_WITHIN is not acknowledged first: the table's new message is the
-    move's first REST call, then "thinking…" comes and goes (bot.actions)."""
+    move's first REST call, then "thinking…" comes and goes (bot.discord.actions)."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("quick-move")
@@ -423,7 +423,7 @@ async def test_a_slow_move_is_acknowledged_and_reaches_the_table_before_discord_
         fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
     """Work that outlasts ACK_WITHIN (here 0 s) is acknowledged then, but the move does not wait for
     Discord's answer to the acknowledgement; the "thinking…" is removed only once it has come."""
-    monkeypatch.setattr("bot.actions.ACK_WITHIN", 0.0)
+    monkeypatch.setattr("bot.discord.actions.ACK_WITHIN", 0.0)
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("slow-network")
@@ -446,7 +446,7 @@ async def test_a_slow_move_is_acknowledged_and_reaches_the_table_before_discord_
 
 async def test_a_moves_table_is_written_while_its_commit_is_in_flight(fake_discord: FakeDiscord, parlor: ParlorBot,
                                                                       monkeypatch):
-    """Once a table is up, each roll's new table was written during the roll's commit (bot.table
+    """Once a table is up, each roll's new table was written during the roll's commit (bot.discord.table
     `draw_ahead`), not composed after it, and shows the roll."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
@@ -478,7 +478,7 @@ async def test_a_moves_table_is_sent_as_its_commit_lands_before_the_hosts_work_a
         fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch):
     """Issue 24: the moment a roll's commit is done, its table (written during the commit) is on its way to
     Discord, before the host's own work after the commit; the table shows the roll, there is one table,
-    and the next roll's picture is still drawn ahead (bot.foresight), not after that roll."""
+    and the next roll's picture is still drawn ahead (bot.discord.foresight), not after that roll."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     channel = fake.create_channel("as-it-lands")

@@ -1,10 +1,11 @@
-"""Text instead of pictures (bot.text_view), end to end: a server's text-only tables, a user's own views as text."""
+"""Text instead of pictures (bot.play.text_view), end to end: a server's text-only tables,
+a user's own views as text."""
 
 from __future__ import annotations
 
 import pytest
 
-import bot.frontends.crayon_rails as crayon_frontend
+import bot.presentation.frontends.crayon_rails as crayon_frontend
 from bot.client import ParlorBot
 from tests.e2e.helpers import is_over, player_to_act, table
 from tests.e2e.test_private_edits_e2e import building_game

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import replies
 from bot.client import ParlorBot
+from bot.discord import replies
 from tests.conftest import start_bot
 from tests.e2e.helpers import is_over, latest_board, table
 from tests.fakediscord import FakeDiscord

@@ -20,10 +20,10 @@ import pytest
 import pytest_asyncio
 
 from bot.client import ParlorBot
-from bot.frontends import frontend_for
-from bot.host import Host
-from bot.replies import image_names
-from bot.store import Store
+from bot.discord.replies import image_names
+from bot.play.host import Host
+from bot.presentation.frontends import frontend_for
+from bot.storage.store import Store
 from bot.web.links import Pass
 from games.dice import commitment
 from tests.conftest import start_bot

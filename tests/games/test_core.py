@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
-from bot.frontends import FRONTENDS
+from bot.presentation.frontends import FRONTENDS
 from games import GAMES, get_game
 from games.core import (
     IllegalMove,

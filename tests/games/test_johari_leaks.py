@@ -16,7 +16,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.frontends.johari_bones import FRONTEND
+from bot.presentation.frontends.johari_bones import FRONTEND
 from games.core import IllegalMove, SeededRandomness
 from games.johari_bones import GAME, State
 from games.johari_scoring import BOXES

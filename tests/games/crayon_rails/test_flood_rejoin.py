@@ -1,7 +1,7 @@
 """After a Flood cuts a network in two, the cut-off piece is a goal again and building rejoins it."""
 
-from bot.frontends.crayon_components import build_preview_words
-from bot.frontends.crayon_rails import FRONTEND
+from bot.presentation.frontends.crayon_components import build_preview_words
+from bot.presentation.frontends.crayon_rails import FRONTEND
 from games.ai import choose_action
 from games.core import SeededRandomness
 from games.crayon_rails.cards import deck

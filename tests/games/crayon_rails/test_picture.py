@@ -6,9 +6,9 @@ import itertools
 
 from PIL import Image, ImageDraw
 
-from bot.frontends.crayon_rails import FRONTEND
-from bot.render.canvas import BANNER, PLAYER_COLOURS, font
-from bot.render.crayon_rails import (
+from bot.presentation.frontends.crayon_rails import FRONTEND
+from bot.presentation.render.canvas import BANNER, PLAYER_COLOURS, font
+from bot.presentation.render.crayon_rails import (
     OVERVIEW,
     WIDTH,
     ZOOM,
@@ -101,7 +101,7 @@ def test_the_pool_marks_each_lock_with_its_players_shape_not_by_colour_alone(mon
     """A locked demand in the pool carries its player's mark (the shape of his train), one per player
     when both race for it, so a colour-blind player can tell whose lock it is; it was a "*" in the
     locker's colour, and a race showed one colour only."""
-    from bot.render import crayon_rails
+    from bot.presentation.render import crayon_rails
 
     from .situations import play_state, pool_card
 

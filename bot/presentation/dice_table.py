@@ -1,0 +1,35 @@
+"""The table's dice line: the commitment while a game runs, the seed once it is over.
+
+A game's seed (games.dice) fixes every die and shuffle, so it stays secret while the game runs (in
+Johari Bones it would give away the pile and every hidden bone); the table shows its SHA-256
+commitment instead. Once the game is over (played out, abandoned or claimed) the seed is shown.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.storage.store import SessionRecord
+from games.dice import commitment
+
+FIELD_NAME = "Dice anyone can check"
+
+
+def dice_line(session: SessionRecord) -> str | None:
+    """The table's line about its dice: the commitment while the game runs, the seed once it is over."""
+    if session.dice_seed is None or session.state is None:
+        return None
+    committed = commitment(session.dice_seed)
+    if session.status == "active":
+        return f"🎲 Dice commitment: `{committed}`"
+    if session.status not in ("finished", "abandoned"):
+        return None
+    return (f"🎲 Dice seed, revealed: `{session.dice_seed}` (its SHA-256 is the commitment `{committed}`). "
+            "`/game export` gives the record, `/game verify` checks it.")
+
+
+def add_dice_field(embed: discord.Embed, session: SessionRecord) -> None:
+    """Show `dice_line` on a table embed, in its own field so a long description never cuts it."""
+    line = dice_line(session)
+    if line is not None:
+        embed.add_field(name=FIELD_NAME, value=line, inline=False)
