@@ -8,15 +8,17 @@ import logging
 import signal
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import WebUnavailable, create_bot, point_at_discord
+from bot.client import OpsUnavailable, WebUnavailable, create_bot, point_at_discord
 from bot.config import MissingToken, Settings
 from bot.logs import configure_logging
+from bot.ops.backup import BackupRefused, backup, restore
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import DatabaseUnavailable, Store
 
@@ -25,11 +27,38 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Start Parlor (settings: environment, .env).")
     parser.add_argument("--sync-commands", action="store_true",
                         help="sync the slash commands with Discord even if unchanged since the last sync")
+    commands = parser.add_subparsers(dest="command", metavar="{backup,restore}")
+    commands.add_parser("backup", help="copy the SQLite database to FILE, safely while the bot runs"
+                        ).add_argument("file", type=Path)
+    commands.add_parser("restore", help="check FILE (every game replayed) and put it in place of the SQLite "
+                        "database; stop the bot first").add_argument("file", type=Path)
     return parser.parse_args(argv)
+
+
+def copy_command(command: str, file: Path) -> int:
+    """`backup FILE` or `restore FILE`: they need DATABASE_URL only, not the token."""
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        print(f"parlor: bad setting: {'; '.join(_problem(e) for e in error.errors())}", file=sys.stderr)
+        return 2
+    try:
+        if command == "backup":
+            backup(settings.database_url, file)
+            print(f"parlor: backed up to {file}")
+        else:
+            found = asyncio.run(restore(settings.database_url, file))
+            print(f"parlor: restored {file} ({found.games} games replayed to their stored states)")
+    except (BackupRefused, StorageError, OSError) as error:
+        print(f"parlor: {command}: {getattr(error, 'startup', None) or error}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
+    if arguments.command is not None:
+        return copy_command(arguments.command, arguments.file)
     try:
         settings = Settings()
         if arguments.sync_commands:
@@ -62,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except WebUnavailable as error:
         print(f"parlor: {error}. Choose another WEB_PORT (or WEB_HOST), or leave WEB_PORT unset.", file=sys.stderr)
+        return 2
+    except OpsUnavailable as error:
+        print(f"parlor: {error}. Choose another OPS_PORT (or OPS_HOST), or leave OPS_PORT unset.", file=sys.stderr)
         return 2
     except aiohttp.ClientConnectorError as error:
         print(f"parlor: cannot reach Discord at {error.host}:{error.port} ({error.os_error.strerror or error.os_error})"

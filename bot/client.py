@@ -29,12 +29,16 @@ from bot.discord.panels import Panels
 from bot.discord.private_notes import PrivateNotes
 from bot.discord.private_presses import PrivatePresses
 from bot.discord.table import Tables
+from bot.ops.checks import database_check, games_running, gateway_connected
+from bot.ops.rest import remember_routes, rest_trace
+from bot.ops.server import Checks, OpsServer
 from bot.play.ai_player import AiPlayer
 from bot.play.host import Host, UserError
 from bot.play.timers import TurnDispatcher
 from bot.play.turn_clock import Periods
 from bot.runtime.collector import QuietCollector, set_aside_start_up
 from bot.runtime.gate import Gate
+from bot.runtime.metrics import LoopLag
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord, Store
 from bot.web.links import Links
@@ -85,6 +89,10 @@ class WebUnavailable(Exception):
     """The web pages cannot listen where the settings say (WEB_HOST, WEB_PORT)."""
 
 
+class OpsUnavailable(Exception):
+    """`/healthz` and `/metrics` cannot listen where the settings say (OPS_HOST, OPS_PORT)."""
+
+
 class ParlorBot(commands.Bot):
     """The bot process: one host over one store, shared by every cog."""
 
@@ -92,6 +100,7 @@ class ParlorBot(commands.Bot):
     dispatcher: TurnDispatcher | None = None
     ai: AiPlayer | None = None
     web: WebServer | None = None
+    ops: OpsServer | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
         intents = discord.Intents.default()
@@ -102,7 +111,9 @@ class ParlorBot(commands.Bot):
         # No message cache: Parlor edits its tables by id and never reads a cached message, and a thousand
         # cached messages would only cost memory and the garbage collector's time (issue 24).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
-                         help_command=None, max_messages=None, **shard_options)
+                         help_command=None, max_messages=None, http_trace=rest_trace(), **shard_options)
+        remember_routes(self.http)
+        self.loop_lag = LoopLag()
         self.settings = settings
         self._store = store
         self.gate = Gate()
@@ -131,6 +142,8 @@ class ParlorBot(commands.Bot):
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
         self.host.changed = self.ai.poke
         await self.start_web()
+        await self.start_ops()
+        self.loop_lag.start()
         self.dispatcher.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
@@ -162,6 +175,19 @@ class ParlorBot(commands.Bot):
 
         self.host.changed = changed
         self.tables.watch_url = lambda session: web.base_url + web.watch_path(session.id)
+
+    async def start_ops(self) -> None:
+        """`/healthz` and `/metrics` (bot.ops), when OPS_PORT is set."""
+        if self.settings.ops_port is None:
+            return
+        checks = Checks(database=database_check(self.host.store, self.settings.database_url),
+                        gateway=lambda: gateway_connected(self), games_running=games_running(self.host.store))
+        self.ops = OpsServer(checks)
+        try:
+            await self.ops.start(self.settings.ops_host, self.settings.ops_port)
+        except OSError as error:
+            where = f"{self.settings.ops_host}:{self.settings.ops_port}"
+            raise OpsUnavailable(f"cannot serve /healthz and /metrics on {where}: {error.strerror or error}") from error
 
     async def sync_commands(self) -> None:
         await sync_if_changed(self.tree, self.host.store, self.application_id, self.settings.discord_guild_id,
@@ -195,6 +221,9 @@ class ParlorBot(commands.Bot):
             await self.foresight.stop()
         if self.web is not None:
             await self.web.stop()
+        if self.ops is not None:
+            await self.ops.stop()
+        await self.loop_lag.stop()
         if getattr(self, "tables", None) is not None:
             await self.tables.stop()
         if getattr(self, "panels", None) is not None:

@@ -52,11 +52,14 @@ class Settings(BaseSettings):
                                      description="The pages' public address for links, e.g. https://parlor.example.org.")
     web_secret: SecretStr | None = Field(default=None, description="Signs the web links (unset: a random secret "
                                                                    "kept in the database).")
+    ops_port: int | None = Field(default=None, ge=0, le=65535,
+                                 description="Serve /healthz and /metrics on this port (unset: not served).")
+    ops_host: str = Field(default=DEFAULT_WEB_HOST, description="The address /healthz and /metrics listen on.")
     web_link_hours: float = Field(default=72.0, gt=0, allow_inf_nan=False,
                                   description="How long a player's personal web link works.")
 
     @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", "shard_count",
-                     "web_port", "web_base_url", "web_secret", mode="before")
+                     "web_port", "web_base_url", "web_secret", "ops_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -69,7 +72,7 @@ class Settings(BaseSettings):
             raise PydanticUseDefault()
         return value
 
-    @field_validator("web_host", mode="before")
+    @field_validator("web_host", "ops_host", mode="before")
     @classmethod
     def _blank_host_is_the_default(cls, value: object) -> object:
         """Left blank in .env, the host is the default one, not every interface."""

@@ -40,6 +40,7 @@ from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import bounded_refusal, typed_values
 from bot.runtime.gate import RESTARTING, Gate, result_on_its_way
+from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import Seat, SessionRecord
 from games import get_game
@@ -101,6 +102,7 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     """Tell only the user what went wrong and what to do instead
     (quoting his text short: bot.presentation.user_text)."""
     message = bounded_refusal(message, list(typed_values(interaction.data)))
+    METRICS.refusals.inc()
     if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
     elif _on_private_message(interaction) and await _shows_a_move(interaction):

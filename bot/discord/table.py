@@ -66,6 +66,7 @@ from bot.presentation.frontends import frontend_for
 from bot.presentation.standings import add_rating_field
 from bot.runtime.drawing import draw_off_loop
 from bot.runtime.gate import result_on_its_way
+from bot.runtime.metrics import METRICS
 from bot.runtime.retries import Retries
 from bot.runtime.shards import Shards
 from bot.storage.store import SessionRecord, TableRecord
@@ -287,6 +288,7 @@ class Tables:
 
     def _retry_later(self, session_id: int) -> None:
         """Have a table that failed to update tried again (unless that is under way already)."""
+        METRICS.table_retries.inc()
         self.retries.later(session_id, lambda: self._retry(session_id))
 
     async def _retry(self, session_id: int) -> bool:

@@ -36,6 +36,7 @@ from bot.play.turn_clock import (
 )
 from bot.presentation.frontend import EARLIER_CUT, dropped_earlier
 from bot.presentation.user_text import name_as_written
+from bot.runtime.metrics import METRICS
 from bot.storage.store import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -793,6 +794,7 @@ class Host:
         # The action's type only: its fields and the state may name hidden things (bot.logs).
         log.debug("session %s: %s by %s committed as version %s", session_id, action.get("type"), player,
                   updated.version)
+        METRICS.moves.labels(session.slug).inc()
         self.changed(updated)
         return MoveOutcome(
             session=updated, events=events, public_view=public_view,

@@ -37,6 +37,8 @@ ALT_TEXT_MAX = 1024
 """Discord's limit on an attachment's description."""
 EVENTS_AT_LEAST = 200
 """Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
+TURN_LINES = ("To roll: ", "To act: ")
+"""The embed's own lines of whose turn it is (John Henry, Crayon Rails), left out of the alt text's state."""
 _MARKDOWN = re.compile(r"\*\*|__|`")
 _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 """A name's stand-in while words are made plain (`plain_named`): no markdown mark, nothing a player types."""
@@ -119,13 +121,18 @@ def _head(session: SessionRecord, view: dict, names: Names, what: str) -> str:
     return f"{what} of {title} #{session.id}, {update_label(session)}. {turn_words(session, view, names)}".strip()
 
 
+def _without_turn(state: str) -> str:
+    """The state's words without their own line of whose turn it is: the head says it once already."""
+    return "\n".join(line for line in state.splitlines() if not line.startswith(TURN_LINES))
+
+
 def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence[dict] = ()) -> str:
     """The public board in words: see the module docstring."""
     frontend = frontend_for(session.slug)
     told = [event for event in events if event.get("type") != "began"]
     happened = plain_named(lambda named: "\n".join(narrate(frontend, told, named)), names)
     head = _head(session, view, names, "Board")
-    state = plain_named(lambda named: frontend.alt_text(view, named), names)
+    state = plain_named(lambda named: _without_turn(frontend.alt_text(view, named)), names)
     room = ALT_TEXT_MAX - len(head) - len(" Last: ") - 1
     last = latest(happened, max(room - len(state), EVENTS_AT_LEAST))
     state = shorten(state, room - len(last))

@@ -30,6 +30,7 @@ from bot.discord.actions import APOLOGY
 from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.presentation.frontend import AnswerRefused
 from bot.runtime.gate import RESTARTING, Gate
+from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
@@ -284,6 +285,7 @@ class WebServer:
         await response.prepare(request)
         await response.write(f"retry: {RECONNECT_MS}\n\n".encode())
         listener = self.feed.listen(session_id, expires)
+        METRICS.web_pages_open.inc()
         last = ""
         try:
             changed = True
@@ -310,6 +312,7 @@ class WebServer:
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
+            METRICS.web_pages_open.dec()
             self.feed.leave(listener)
         with contextlib.suppress(ConnectionResetError):
             await response.write_eof()

@@ -231,3 +231,14 @@ def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_
     building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
                 if "discord.File(" in path.read_text()]
     assert building == ["bot/presentation/alt_text.py"]
+
+
+@pytest.mark.parametrize("slug", ["john-henry", "crayon-rails"])
+def test_whose_turn_it_is_is_said_once(slug):
+    """Issue 42: "alice's turn … To roll: alice" said it twice; the head says it, the state no more."""
+    game = get_game(slug)
+    state = game.new_game([A, B], SeededRandomness(3))
+    session, view = session_of(slug, state), game.view(state, None)
+    alt = board_alt(session, view, {A: "alpha", B: "bravo"})
+    assert "To roll:" not in alt and "To act:" not in alt, alt
+    assert "turn." in alt or "to act." in alt, alt

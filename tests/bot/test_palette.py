@@ -6,11 +6,12 @@ checked here against Sharma, Wu and Dalal's published test pairs.
 
 Thresholds, from measurements of the palettes (`PLAYER_COLOURS`, and Follow the Arrow's black and red):
 
-- Any two seat colours of a game, in normal vision and each simulation: at least `SEATS_APART` = 15.
-  Measured: 19.7 for Johari Bones' four seats (under tritanopia), 25.8 for Follow the Arrow's black
-  and red, 47.5 for the other two-seat games; the red and green used before measured 5.8 under deuteranopia, and
-  pure Okabe–Ito 12.2 under protanopia. About 10 is where coloured marks side by side start to be
-  told apart at a glance (and 2.3 is merely "just noticeable"): 15 leaves room for a phone's screen.
+- Any two seat colours of a game, over as many seats as the game seats, in normal vision and each
+  simulation: at least `SEATS_APART` = 20 (issue 42). Measured: 20.2 for Johari Bones' four seats, 25.8
+  for Follow the Arrow's black and red, 47.5 for the other two-seat games; the red and green used before
+  measured 5.8 under deuteranopia, and pure Okabe–Ito 12.2 under protanopia. About 10 is where coloured
+  marks side by side start to be told apart at a glance (and 2.3 is merely "just noticeable"): 20 leaves
+  room for a phone's screen.
 - A seat colour against every paper it is drawn on (the board's background, the acting player's
   band, Crayon Rails' land under the track, the result banner): at least `ON_PAPER` = 20. Measured:
   20.6 for vermillion track on Crayon Rails' mountains under deuteranopia, 26 or more elsewhere.
@@ -36,11 +37,12 @@ from bot.presentation.render.canvas import (
     SEAT_SHAPES,
     seat_words,
 )
+from games import GAMES, get_game
 
 Colour = tuple[int, int, int]
 DEFICIENCIES = (None, "deuteranomaly", "protanomaly", "tritanomaly")
 """Normal vision, then colorspacious's names for the three deficiencies (at severity 100: -opia)."""
-SEATS_APART = 15.0
+SEATS_APART = 20.0
 ON_PAPER = 20.0
 
 BOARDS: dict[str, tuple[list[Colour], list[Colour]]] = {
@@ -122,6 +124,13 @@ def test_every_two_seats_differ_and_each_stands_out_from_its_paper(slug, deficie
         for paper in papers:
             apart = ciede2000(seen(colour, deficiency), seen(paper, deficiency))
             assert apart >= ON_PAPER, f"{slug}: seat {seat} is {apart:.1f} from {paper} ({deficiency})"
+
+
+def test_every_game_is_checked_over_all_the_seats_it_has():
+    """A game added, or one seating more players, must have its seat colours measured here too."""
+    assert sorted(BOARDS) == sorted(GAMES)
+    for slug, (seats, _papers) in BOARDS.items():
+        assert len(seats) == get_game(slug).max_players, slug
 
 
 def test_each_seat_has_a_shape_of_its_own():

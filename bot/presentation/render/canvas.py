@@ -36,11 +36,11 @@ BACKGROUND: Colour = (245, 240, 228)
 INK: Colour = (40, 36, 32)
 MUTED: Colour = (110, 102, 90)
 WHITE: Colour = (255, 255, 255)
-PLAYER_COLOURS: list[Colour] = [(205, 60, 0), (0, 85, 145), (0, 150, 110), (120, 30, 60)]
+PLAYER_COLOURS: list[Colour] = [(207, 60, 0), (0, 84, 146), (0, 150, 111), (120, 30, 60)]
 """Seat colours told apart with any common colour vision (issue 25): Okabe–Ito's vermillion, blue,
-bluish green and reddish purple, each shifted in lightness until every pair stays at least 19.7
-CIEDE2000 apart under simulated deuteranopia, protanopia and tritanopia (pure Okabe–Ito: 12.2; the
-red and green used before: 5.8), and dark enough to read as text on the cream paper (contrast 3.3 to
+bluish green and reddish purple, each shifted in lightness until every pair stays at least 20
+CIEDE2000 apart under simulated deuteranopia, protanopia and tritanopia (measured 20.2; pure Okabe–Ito:
+12.2; the red and green used before: 5.8), and dark enough to read as text on the cream paper (contrast 3.3 to
 9). tests/bot/test_palette.py measures it. Colour is never the only cue: see `SEAT_SHAPES`."""
 SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
 """Each seat's mark, drawn beside its name and on its pieces, so seats differ in shape as well as colour."""
