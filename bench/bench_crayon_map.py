@@ -10,7 +10,8 @@ import statistics
 import sys
 import time
 
-from bot.presentation.render.crayon_rails import OVERVIEW, ZOOM, draw_board, map_layer
+from bot.presentation.render.crayon_map import OVERVIEW, ZOOM, map_layer
+from bot.presentation.render.crayon_rails import draw_board
 from games.core import SeededRandomness
 from games.crayon_rails.engine import GAME
 

@@ -36,7 +36,7 @@ machine, before and after: a lone move's synced commit dominates); longest event
 
 Then the commit path of a lone move was cut (issue 24's "moves one at a time"): a game's first move no
 longer reads the log to number its dice (the host that began the game knows it has none); a write
-returns the session built from what it wrote, not the row parsed back (bot.storage.store._as_written); a
+returns the session built from what it wrote, not the row parsed back (bot.storage.sessions._as_written); a
 write made while nothing commits is sent by its own task, without a flusher task; engines copy a
 state by its JSON round trip (games.core.copied), three times faster than pydantic's deep copy.
 Five runs each of the code just before and after, interleaved, slice by slice, on the shared machine

@@ -63,8 +63,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import games.crayon_rails.actions as act
 from games.core import IllegalMove, Randomness, copied, parse_action, require_seated
-from games.crayon_rails import actions as act
 from games.crayon_rails.building import build, upgrade
 from games.crayon_rails.cards import deck
 from games.crayon_rails.derailment import give_up, lose_private_load

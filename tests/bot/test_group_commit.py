@@ -11,7 +11,7 @@ import weakref
 import pytest
 
 from bot.play.host import Host, Upcoming
-from bot.storage import store as store_module
+from bot.storage import sessions as sessions_module
 from bot.storage.db_connection import SETTLE_SLICE, _Settling
 from bot.storage.store import Seat, StaleVersion, Store
 from games import get_game
@@ -289,7 +289,7 @@ async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypat
     host, session_id = await begun_game(sqlite_store, "c-ready")
     done: list[bool] = []
     made: list[tuple[str, bool]] = []
-    finish, as_written, legal = _Settling.finish, store_module._as_written, Upcoming.legal
+    finish, as_written, legal = _Settling.finish, sessions_module._as_written, Upcoming.legal
 
     def delivered(self, outcomes):
         done.append(True)
@@ -305,7 +305,7 @@ async def test_a_move_is_ready_before_its_commit_is_done(sqlite_store, monkeypat
         return legal(self)
 
     monkeypatch.setattr(_Settling, "finish", delivered)
-    monkeypatch.setattr(store_module, "_as_written", building)
+    monkeypatch.setattr(sessions_module, "_as_written", building)
     monkeypatch.setattr(Upcoming, "legal", listing)
     outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     assert done == [True]
@@ -320,7 +320,7 @@ async def test_what_fails_while_a_commit_syncs_is_made_again_once_it_is_done(sql
     and legal actions are made after the commit as before, and nothing is logged from the sync's callback (an
     error's message could quote a hidden state)."""
     host, session_id = await begun_game(sqlite_store, "c-again")
-    as_written, legal = store_module._as_written, Upcoming.legal
+    as_written, legal = sessions_module._as_written, Upcoming.legal
     failures = {"session": 1, "legal": 1}
 
     def failing_once(kind, make):
@@ -331,7 +331,7 @@ async def test_what_fails_while_a_commit_syncs_is_made_again_once_it_is_done(sql
             return make(*args)
         return made
 
-    monkeypatch.setattr(store_module, "_as_written", failing_once("session", as_written))
+    monkeypatch.setattr(sessions_module, "_as_written", failing_once("session", as_written))
     monkeypatch.setattr(Upcoming, "legal", failing_once("legal", legal))
     outcome = await host.act(session_id, ALICE.id, {"type": "roll"})
     assert failures == {"session": 0, "legal": 0}, "both failed once, during the sync"

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from colorspacious import cspace_convert
 
-from bot.presentation.render import crayon_rails, follow_the_arrow, johari_bones, john_henry, two_fat_dudes
+from bot.presentation.render import crayon_map, follow_the_arrow, johari_bones, john_henry, two_fat_dudes
 from bot.presentation.render.canvas import (
     BACKGROUND,
     BANNER,
@@ -51,7 +51,7 @@ BOARDS: dict[str, tuple[list[Colour], list[Colour]]] = {
     "follow-the-arrow": (list(follow_the_arrow.PAWN_FILL.values()),
                          [BACKGROUND, follow_the_arrow.CIRCLE_FILL, *follow_the_arrow.START_BAND.values(), BANNER]),
     "johari-bones": (PLAYER_COLOURS[:4], [BACKGROUND, johari_bones.HIGHLIGHT, BANNER]),
-    "crayon-rails": (PLAYER_COLOURS[:2], [BACKGROUND, crayon_rails.HIGHLIGHT, *crayon_rails.LAND.values(), BANNER]),
+    "crayon-rails": (PLAYER_COLOURS[:2], [BACKGROUND, crayon_map.HIGHLIGHT, *crayon_map.LAND.values(), BANNER]),
 }
 """Each board's seat colours (as many as it seats), and the papers they are drawn on."""
 

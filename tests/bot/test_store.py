@@ -80,7 +80,7 @@ async def test_record_move_appends_in_sequence(database_url):
 
 
 async def test_json_columns_read_back_as_the_json_module_would_give_them(database_url):
-    """The JSON columns are written by orjson (bot.storage.store._json_text): names in any script, keys that are not
+    """The JSON columns are written by orjson (bot.storage.records.json_text): names in any script, keys that are not
     strings, nesting and None come back exactly as a json.dumps/json.loads round trip gives them, both from
     the write itself and from a fresh read."""
     store = await Store.connect(database_url)

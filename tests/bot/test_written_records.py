@@ -1,4 +1,4 @@
-"""A write's session is built from what it wrote, not read back (bot.storage.store._as_written): it must be
+"""A write's session is built from what it wrote, not read back (bot.storage.sessions._as_written): it must be
 exactly what a read gives, on SQLite and on PostgreSQL, whatever the game and however it is played."""
 
 from __future__ import annotations

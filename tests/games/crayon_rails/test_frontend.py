@@ -8,7 +8,8 @@ from PIL import Image
 
 from bot.presentation.frontend import Select
 from bot.presentation.frontends.crayon_rails import FRONTEND, build_action, move_action
-from bot.presentation.render.crayon_rails import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, Table, crossing_points, map_layer
+from bot.presentation.render.crayon_map import INDEX, OVERVIEW, RIVER, WIDTH, ZOOM, crossing_points, map_layer
+from bot.presentation.render.crayon_rails import Table
 from games.core import IllegalMove, SeededRandomness
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board

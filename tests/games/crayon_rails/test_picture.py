@@ -8,16 +8,8 @@ from PIL import Image, ImageDraw
 
 from bot.presentation.frontends.crayon_rails import FRONTEND
 from bot.presentation.render.canvas import BANNER, PLAYER_COLOURS, font
-from bot.presentation.render.crayon_rails import (
-    OVERVIEW,
-    WIDTH,
-    ZOOM,
-    ZOOM_HEIGHT,
-    Table,
-    label_places,
-    overview_label_places,
-    result_banner,
-)
+from bot.presentation.render.crayon_map import OVERVIEW, WIDTH, ZOOM, ZOOM_HEIGHT, label_places, overview_label_places
+from bot.presentation.render.crayon_rails import Table, result_banner
 from games.crayon_rails.engine import GAME
 from games.crayon_rails.mapdata import board
 
