@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from bot.play.ai_seats import new_ai_seats
 from bot.play.move_replay import replayed
+from bot.play.names import humanize
 from bot.play.player_views import PlayerViews
 from bot.play.ratings import rating_keys, updated_ratings
 from bot.play.text_view import TextView
@@ -34,8 +35,8 @@ from bot.play.turn_clock import (
     no_wait,
     plan_wait,
 )
-from bot.presentation.frontend import EARLIER_CUT, dropped_earlier
-from bot.presentation.user_text import name_as_written
+from bot.play.turn_events import TURN_EVENTS_KEPT as TURN_EVENTS_KEPT
+from bot.play.turn_events import turn_events
 from bot.storage.store import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -56,7 +57,7 @@ from games.core import (
     UnknownGame,
 )
 from games.dice import SETUP_SEQ, DiceRandomness, seed_from_int
-from games.record import replay_timeline, timeout_result, with_names
+from games.record import replay_timeline, timeout_result
 from games.undo import STOOD_IN, UNDO_ACTION, UNDO_TYPE, Timeline, why_it_stands
 
 log = logging.getLogger(__name__)
@@ -200,24 +201,6 @@ def last_timeline(session: SessionRecord, moves: list[MoveRecord]) -> Timeline:
     for timeline, _ in steps:  # noqa: B007 (the timeline after the last entry is returned)
         pass
     return timeline
-
-
-TURN_EVENTS_KEPT = 40
-"""Events narrated on one table at most (a long chain of one player's steps keeps its latest)."""
-
-
-def turn_events(session: SessionRecord, before: list[str], after: list[str], events: list[dict]) -> list[dict]:
-    """What the table narrates after a move: this move's events when the player(s) to act changed,
-    else the events since they last changed followed by this move's. Past `TURN_EVENTS_KEPT` the oldest
-    go, and an `EARLIER_CUT` mark first counts them, so the table says where they went (`/game log`)."""
-    if set(before) != set(after):
-        dropped, told = 0, list(events)
-    else:
-        dropped = dropped_earlier(session.turn_events)
-        told = [*session.turn_events[1 if dropped else 0:], *events]
-    dropped += max(0, len(told) - TURN_EVENTS_KEPT)
-    told = told[-TURN_EVENTS_KEPT:]
-    return [{"type": EARLIER_CUT, "events": dropped}, *told] if dropped else told
 
 
 class Host:
@@ -1118,10 +1101,7 @@ class Host:
         except ChannelBusy:
             raise UserError("Another game is already open in this channel.") from None
 
-    @staticmethod
-    def humanize(session: SessionRecord, message: str) -> str:
-        """Engines name players by id; show their names instead, as written (escaped for Discord's markdown)."""
-        return with_names(message, {seat.id: name_as_written(seat.name) for seat in session.players})
+    humanize = staticmethod(humanize)
 
     # -- the audit -----------------------------------------------------------
 
