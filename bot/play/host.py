@@ -22,10 +22,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.play.ai_seats import new_ai_seats
-from bot.play.move_replay import replayed
 from bot.play.names import humanize
 from bot.play.player_views import PlayerViews
 from bot.play.ratings import rating_keys, updated_ratings
+from bot.play.replay import replayed
 from bot.play.text_view import TextView
 from bot.play.turn_clock import (
     Periods,

@@ -158,7 +158,7 @@ async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypa
 
 async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host, monkeypatch):
     """Whether a button of an earlier version still acts replays the log up to then: in a worker, like
-    `Host.replay` (bot.play.move_replay)."""
+    `Host.replay` (bot.play.replay)."""
     threads = threads_calling(monkeypatch, "replayed")
     session_id = await begin(host, "john-henry")
     session = await host.current(session_id)
