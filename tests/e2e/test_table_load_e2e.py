@@ -221,7 +221,7 @@ async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_but
     session = await parlor.host.session(session_id)
     await parlor.host.store.update_session(session, now=parlor.host.clock(), status="finished",
                                            end_reason="played out", result={"winners": [str(bob.id)]})
-    parlor.host._forget(session_id)
+    parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)
     [final] = tables(fake, channel)
     assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"] and final.pinged == []
@@ -246,7 +246,7 @@ async def test_a_table_deleted_by_someone_else_is_posted_again_when_it_would_be_
     deleted.deleted = True  # as Discord does when a moderator deletes it
     session = await parlor.host.session(session_id)
     await parlor.host.store.update_session(session, now=parlor.host.clock() + 1, waiting_since=session.waiting_since)
-    parlor.host._forget(session_id)
+    parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)
     [posted] = tables(fake, channel)
     assert posted.id != deleted.id and posted.pinged == [], "posted anew, pinging nobody again"
@@ -285,7 +285,7 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
         session = await parlor.host.session(session_id)
         await parlor.host.store.update_session(session, now=parlor.host.clock() + 1,
                                                waiting_since=session.waiting_since)
-        parlor.host._forget(session_id)
+        parlor.host.sessions.forget(session_id)
 
     await limited_once("PATCH", rf"/channels/{channel.id}/messages/\d+", same_players_to_act)
 
@@ -382,7 +382,7 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
         decider = alice if str(alice.id) == view["to_act"][0] else bob
         race = fake.create_channel("race")
         await seated_game(bot, race, alice, bob)
-        bot.play.host._forget((await game.session()).id)  # the form's game must be read from the database
+        bot.play.host.sessions.forget((await game.session()).id)  # the form's game must be read from the database
 
         blocker = sqlite3.connect(database, isolation_level=None, timeout=1)
         blocker.execute("BEGIN IMMEDIATE")
