@@ -219,6 +219,8 @@ class Step:
     components: tuple[Component, ...]
     picture: Callable[[Names], bytes] | None = None
     """A picture for the step (e.g. proposed track on the map), drawn off the event loop when shown."""
+    alt: str = ""
+    """The picture's words for its alt text where `text` would read badly aloud (milepost codes); else `text`."""
 
 
 def chunked_select(key: str, placeholder: str, options: list[Option], players: Players = None) -> list[Select]:
@@ -286,6 +288,11 @@ class Frontend:
         embed's words.
         A game whose words run long says the essentials here instead."""
         return self.describe_state(view, names)
+
+    def alt_turn(self, view: dict, names: Names) -> str:
+        """Whose turn it is and what is awaited, as one sentence of the alt text ("alice to roll."), which says it
+        once (its state leaves the turn out); "" for the plain "alice's turn."."""
+        return ""
 
     def buttons(self, view: dict) -> list[ActionButton]:
         """Buttons for what can be done next, given the public view (older, simpler form of `components`)."""

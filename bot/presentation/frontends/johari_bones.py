@@ -26,6 +26,7 @@ from bot.presentation.frontend import (
     Select,
     Step,
     display_name,
+    joined,
     points_text,
 )
 from bot.presentation.render.canvas import seat_words
@@ -160,6 +161,11 @@ def _box_menu(view: dict, viewer: str) -> Select:
 
 
 
+def _step(view: dict) -> str:
+    """What the players to act are awaited for."""
+    return {"scoring": "to choose a box", "drawn": "to place the bone drawn"}.get(view["phase"], "to play")
+
+
 class JohariBonesFrontend(Frontend):
     slug = "johari-bones"
     private_view = True
@@ -260,6 +266,14 @@ class JohariBonesFrontend(Frontend):
         sheets), with the bones his view holds and the bone he drew."""
         return self._state(view, names, sheets_apart=True, viewer=viewer)
 
+    def alt_turn(self, view: dict, names: Names) -> str:
+        """Who is awaited and for what; "Everyone" when all are (at scoring), which four long names would crowd."""
+        if view["phase"] == "over" or not view["to_act"]:
+            return ""
+        everyone = len(view["to_act"]) > 1 and len(view["to_act"]) == len(view["players"])
+        waiting = "Everyone" if everyone else joined([display_name(names, player) for player in view["to_act"]])
+        return f"{waiting} {_step(view)}."
+
     def _state(self, view: dict, names: Names, *, sheets_apart: bool, viewer: str | None = None) -> str:
         """The board in words: from the public view (a private view handed here is masked first), or,
         with `viewer`, from his own view, as his picture shows it."""
@@ -288,8 +302,7 @@ class JohariBonesFrontend(Frontend):
             lines.append("Game over.")
         elif view["to_act"]:
             waiting = ", ".join(display_name(names, player) for player in view["to_act"])
-            step = {"scoring": "to choose a box", "drawn": "to place the bone drawn"}.get(view["phase"], "to play")
-            lines.append(f"Waiting for {waiting} {step}.")
+            lines.append(f"Waiting for {waiting} {_step(view)}.")
         if sheets:
             lines.append(f"Boxes filled: {'; '.join(sheets)}.")
         return "\n".join(lines)
