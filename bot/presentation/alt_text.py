@@ -5,9 +5,10 @@ Discord reads an attachment's `description` to screen-reader users, up to `ALT_T
 description, so no picture can leave without one. The texts are built here from views only, in this order:
 
 - the head: what the picture is (the board, someone's private view, a map), the game and update;
+- who acts: whose turn it is ("alice's turn.", "alice and bob to act.") or who won, said once (the state's
+  own turn line is left out), then what is awaited in the game's words where it has them
+  (`Frontend.alt_awaited`: "Roll the bonus die or keep the 6.");
 - what changed: the latest line the table told ("Last: …"; a board only);
-- whose turn it is, said once, in the game's words where it has them (`Frontend.alt_turn`: "alice to roll
-  the bonus die or keep the 6."), else "alice's turn." (or who won); the state's own turn line is left out;
 - the state: a board's from the public view (`Frontend.alt_text`: what the picture shows that matters, not
   its static parts, such as Two Fat Dudes' thirteen spaces); a private picture's from its owner's view
   (`Frontend.private_alt_text`, which may name his Johari bones: it goes only to him); a step's
@@ -15,12 +16,13 @@ description, so no picture can leave without one. The texts are built here from 
 - then, if room is left, the turn's earlier lines ("Before that: …"), the latest kept.
 
 Each game has a budget, well under Discord's limit, that its alt text never passes (`ALT_BUDGETS`):
-John Henry 500, Two Fat Dudes 600, Follow the Arrow 700 (ten pawns and their arrows), Johari Bones 800
-(four players' bones and totals), Crayon Rails 900 (its worst case: two 32-character names with five
-locked cards each, a super train full and four events in force, which all stay). Within it the latest
-line takes at most a quarter (its end is kept), the state is cut at its end (each game puts first what
-matters most: Crayon Rails' tracks and Johari's score sheets come last), and the earlier lines fill what
-is left. tests/bot/test_alt_text_budgets.py plays long random games of every game to hold this.
+John Henry 500, Two Fat Dudes 600, Follow the Arrow 700 (ten pawns and their arrows), Johari Bones 900
+(at scoring, four 32-character names said as whose turn it is, then each player's four bones and total,
+which all stay) and Crayon Rails 900 (its worst case: two 32-character names with five locked cards each, a
+super train full and four events in force, which all stay). Games of shorter names stay well within.
+Within it the latest line takes at most a quarter (its end is kept), the state is cut at its end (each
+game puts first what matters most: Crayon Rails' tracks and Johari's score sheets come last), and the
+earlier lines fill what is left. tests/bot/test_alt_text_budgets.py plays long random games of every game to hold this.
 
 Names are display names (a screen reader spells a mention's id), and markdown marks are dropped, but
 never from a name: a player named `__init__` is read as written (`plain_named` builds the words with a
@@ -42,7 +44,7 @@ from games import get_game
 
 ALT_TEXT_MAX = 1024
 """Discord's limit on an attachment's description."""
-ALT_BUDGETS = {"john-henry": 500, "two-fat-dudes": 600, "follow-the-arrow": 700, "johari-bones": 800,
+ALT_BUDGETS = {"john-henry": 500, "two-fat-dudes": 600, "follow-the-arrow": 700, "johari-bones": 900,
                "crayon-rails": 900}
 """Each game's most characters for a picture's alt text: see the module docstring."""
 DEFAULT_BUDGET = 600
@@ -146,12 +148,12 @@ def _head(session: SessionRecord, what: str) -> str:
 
 
 def _turn(session: SessionRecord, view: dict, names: Names) -> str:
-    """Whose turn it is, said once: in the game's own words where it has them (what is awaited), else plainly."""
-    if session.status == "active":
-        own = plain_named(lambda named: frontend_for(session.slug).alt_turn(view, named), names)
-        if own:
-            return own
-    return turn_words(session, view, names)
+    """Whose turn it is (or who won), said once, then what is awaited in the game's words where it has them."""
+    turn = turn_words(session, view, names)
+    if session.status != "active" or not turn:
+        return turn
+    awaited = plain_named(lambda named: frontend_for(session.slug).alt_awaited(view, named), names)
+    return f"{turn} {awaited}".strip()
 
 
 def _without_turn(state: str) -> str:
@@ -161,12 +163,12 @@ def _without_turn(state: str) -> str:
 
 def _composed(session: SessionRecord, view: dict, names: Names, what: str, state: str,
               happened: Sequence[str] = ()) -> str:
-    """The head, the latest line of what happened, whose turn, the state, then the turn's earlier lines, within
+    """The head, whose turn, the latest line of what happened, the state, then the turn's earlier lines, within
     the game's budget: the latest line is cut to `LATEST_SHARE` of it, the state at its end, the earlier lines
     from the oldest."""
     limit = budget(session.slug)
     last = f"Last: {latest(happened[-1], limit // LATEST_SHARE)}" if happened else ""
-    lead = " ".join(part for part in (_head(session, what), last, _turn(session, view, names)) if part)
+    lead = " ".join(part for part in (_head(session, what), _turn(session, view, names), last) if part)
     room = limit - len(lead) - 1
     state = shorten(state, room) if state and room > len(" …") else ""
     told = " ".join(part for part in (lead, state) if part)

@@ -289,9 +289,10 @@ class Frontend:
         A game whose words run long says the essentials here instead."""
         return self.describe_state(view, names)
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        """Whose turn it is and what is awaited, as one sentence of the alt text ("alice to roll."), which says it
-        once (its state leaves the turn out); "" for the plain "alice's turn."."""
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """What the players to act are awaited for, a sentence the alt text puts after whose turn it is ("alice's
+        turn. Roll the bonus die or keep the 6."), which it says once (its state leaves the turn out); "" for
+        nothing more."""
         return ""
 
     def buttons(self, view: dict) -> list[ActionButton]:

@@ -24,9 +24,8 @@ NAMES = ("Alexandria the Great Railroader", "Bartholomew von Longname-Smythe", "
 """Display names of Discord's longest (32 characters)."""
 MOVES = {"crayon-rails": 500}
 """Moves played at most (Crayon Rails' random play wanders for thousands); the other games are played out."""
-TURN = re.compile(r"'s turn\.|\bto act\.|To roll:|To act:|Waiting for |Everyone to |"
-                  r"\bto (?:move|roll|play|place|choose|offer|accept|retreat|keep)\b|must jump")
-"""Every way an alt text says whose turn it is (the generic head and each game's `alt_turn`)."""
+TURN = re.compile(r"'s turn\.|\bto act\.|To roll:|To act:|[Ww]aiting for |\bto move\.|must jump")
+"""Every way a picture's words say whose turn it is: the alt text's own ("alice's turn.") and each game's."""
 BONE = re.compile(r"\b\d-\d\b")
 MILEPOST = re.compile(r"\b[A-X][0-9]{1,2}\b")
 

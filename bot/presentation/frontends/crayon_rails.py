@@ -275,18 +275,11 @@ class CrayonRailsFrontend(Frontend):
         lines += [_track_line(seat, player, names) for seat, player in enumerate(view["players"])]  # cut first
         return "\n".join(lines)
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        """What the player to act is awaited for, where it is not an ordinary turn (setup, a derailment's loss)."""
-        acting = [display_name(names, player) for player in view["to_act"]]
-        derailed = next((event["pending"] for event in view["active_events"] if event.get("pending")), [])
-        if not acting or view["phase"] == "over":
-            return ""
-        if derailed:
-            return f"{joined([display_name(names, player) for player in derailed])} to choose the load lost to " \
-                   "the derailment."
-        if view["phase"] == "setup":
-            return f"{joined(acting)} to keep up to two of the offered cards."
-        return ""
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """What is awaited where it is not an ordinary turn: setup's keeps, a derailment's loss."""
+        if any(event.get("pending") for event in view["active_events"]):
+            return "Choose the load lost to the derailment."
+        return "Keep up to two of the offered cards." if view["phase"] == "setup" else ""
 
     def components(self, view: dict, legal: Legal) -> list[Component]:
         """Menus and buttons for the player to act: see bot/presentation/frontends/crayon_components.py."""

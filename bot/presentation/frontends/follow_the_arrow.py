@@ -295,14 +295,18 @@ class FollowTheArrowFrontend(Frontend):
         return "\n".join(lines)
 
     def alt_text(self, view: dict, names: Names) -> str:
-        """The sides and the match, without whose turn it is (`alt_turn`) or who won (the alt text's head)."""
+        """The sides and the match, without whose turn it is or who won (the alt text says it once)."""
         return "\n".join(_sides(view, names))
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        """The table's turn line without where to act (the menu below, a command): a picture shows no menu."""
-        if view["phase"] == "over" or not view["to_act"]:
-            return ""
-        return re.sub(r" \(the menu below, or /\w+\)", "", _turn_line(view, partial(display_name, names)))
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """The table's turn line, its names aside (the alt text says whose turn it is once)."""
+        if view["phase"] == "placing":
+            return "Place pawns."
+        if view["jump_called"]:
+            return "Jump was called: a jump is a must."
+        if view["jump_callable"]:
+            return f"{display_name(names, view['last_mover'])} may call Jump!"
+        return ""
 
 
 def _sides(view: dict, names: Names) -> list[str]:

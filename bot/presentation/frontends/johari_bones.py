@@ -26,7 +26,6 @@ from bot.presentation.frontend import (
     Select,
     Step,
     display_name,
-    joined,
     points_text,
 )
 from bot.presentation.render.canvas import seat_words
@@ -266,13 +265,8 @@ class JohariBonesFrontend(Frontend):
         sheets), with the bones his view holds and the bone he drew."""
         return self._state(view, names, sheets_apart=True, viewer=viewer)
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        """Who is awaited and for what; "Everyone" when all are (at scoring), which four long names would crowd."""
-        if view["phase"] == "over" or not view["to_act"]:
-            return ""
-        everyone = len(view["to_act"]) > 1 and len(view["to_act"]) == len(view["players"])
-        waiting = "Everyone" if everyone else joined([display_name(names, player) for player in view["to_act"]])
-        return f"{waiting} {_step(view)}."
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        return {"scoring": "Choose a box.", "drawn": "Place the bone drawn."}.get(view["phase"], "")
 
     def _state(self, view: dict, names: Names, *, sheets_apart: bool, viewer: str | None = None) -> str:
         """The board in words: from the public view (a private view handed here is masked first), or,

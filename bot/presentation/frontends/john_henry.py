@@ -94,13 +94,10 @@ class JohnHenryFrontend(Frontend):
         """The board without whose turn it is or who won: the alt text says that once (`alt_turn`)."""
         return "\n".join(_board_lines(view, names))
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        acting = " and ".join(display_name(names, player) for player in view["to_act"])
-        if view["phase"] == "over" or not acting:
-            return ""
+    def alt_awaited(self, view: dict, names: Names) -> str:
         if view["phase"] == "roll-off":
-            return f"Roll-off for first player: {acting} to roll."
-        return f"{acting} to roll the bonus die or keep the 6." if view["awaiting_bonus"] else f"{acting} to roll."
+            return "Roll-off for first player."
+        return "Roll the bonus die or keep the 6." if view["awaiting_bonus"] else ""
 
     def buttons(self, view: dict) -> list[ActionButton]:
         if view["phase"] == "over" or not view["to_act"]:

@@ -156,7 +156,7 @@ class TwoFatDudesFrontend(Frontend):
     def alt_text(self, view: dict, names: Names) -> str:
         """What a player reads off the picture: each dude's place, the space he stands on and what it scored him,
         his points and end penalty, the encounters and any offer. Not the hallway's thirteen spaces (they never
-        change; the rules say them), nor whose turn it is (`alt_turn`) or who won (the alt text's head)."""
+        change; the rules say them), nor whose turn it is or who won (the alt text says it once)."""
         name = partial(display_name, names)
         lines = []
         for seat, player in enumerate(view["players"]):
@@ -173,9 +173,11 @@ class TwoFatDudesFrontend(Frontend):
                          f"(proposed by {name(offer['proposed_by'])})")
         return "\n".join(lines)
 
-    def alt_turn(self, view: dict, names: Names) -> str:
-        waiting = ", ".join(display_name(names, player) for player in view.get("to_act") or ())
-        return f"{waiting} {_to_do(view)}." if waiting and view["phase"] != "over" else ""
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """"Offer points or pass.": the table's words of what the game waits for."""
+        if view["phase"] not in TO_DO and view["phase"] != "encounter":
+            return ""
+        return f"{_to_do(view).removeprefix('to ').capitalize()}."
 
     def buttons(self, view: dict) -> list[ActionButton]:
         phase = view["phase"]
