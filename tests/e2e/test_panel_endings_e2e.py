@@ -153,8 +153,8 @@ async def test_a_panel_discord_failed_to_edit_shows_the_players_bones_after_a_re
         await bot.close()
         his = panel(fake, bob).edits
         bot, _ = await start_bot(fake, database)
-        session = await bot.play.host.last_session_in(str(channel.id))
-        view = bot.play.host.view_for(session, str(alice.id))
+        session = await bot.host.last_session_in(str(channel.id))
+        view = bot.host.view_for(session, str(alice.id))
         await fake.wait_for(lambda: bot._caught_up and bot.runtime.gate.running == 0, what="the start-up's catching up")
         assert f"as of update {session.version}." in panel(fake, alice).content, "her panel caught up with the swap"
         assert own_words(view, str(alice.id)) in panel(fake, alice).content
