@@ -15,6 +15,7 @@ import discord
 
 from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import LABEL_MAX, component_view
+from bot.discord.replay_button import ReplayButton
 from bot.play.ai_seats import AI_NAME, ai_name, is_ai_id
 from bot.play.turn_clock import format_duration
 from bot.play.turn_events import dropped_earlier
@@ -210,6 +211,8 @@ def board_components(session: SessionRecord, public_view: dict,
         view.add_item(TableButton(session.id, "rematch"))
     if session.status in ("finished", "abandoned"):
         view.add_item(TableButton(session.id, "new"))
+        if session.setup_outcomes is not None:
+            view.add_item(ReplayButton(session.id))
     if web_url is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
             view.add_item(discord.ui.Button(label=WATCH_LABEL, style=discord.ButtonStyle.link, url=web_url))
