@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.play.host import turn_events
+from bot.play.turn_events import turn_events
 from bot.presentation.frontend import narrate
 from bot.presentation.frontends import frontend_for
 from bot.storage.store import MoveRecord, SessionRecord
