@@ -19,7 +19,7 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.discord.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
+from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
 from bot.discord.buttons import PERSISTENT_ITEMS
 from bot.discord.command_sync import sync_if_changed
 from bot.discord.dm_reach import DmReach
@@ -33,6 +33,7 @@ from bot.play.ai_player import AiPlayer
 from bot.play.host import Host, UserError
 from bot.play.timers import TurnDispatcher
 from bot.play.turn_clock import Periods
+from bot.presentation.words import APOLOGY
 from bot.runtime.collector import QuietCollector, set_aside_start_up
 from bot.runtime.gate import Gate
 from bot.storage.storage_errors import StorageError

@@ -9,24 +9,14 @@ from discord.ext import commands
 from bot.discord import game_record, records
 from bot.discord.actions import Done, guarded, host_of, lobby_step, play, seat_of
 from bot.discord.presses import undone
-from bot.discord.replies import (
-    board_message,
-    game_label,
-    games_embed,
-    games_list,
-    image_names,
-    lobby_message,
-    log_lines,
-    log_messages,
-    rules_embed,
-    waiting_line,
-)
+from bot.discord.replies import board_message, games_embed, lobby_message, log_messages, rules_embed
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME
 from bot.play.host import MoveOutcome, UserError
 from bot.play.move_replay import narrated_moves
 from bot.play.text_view import MODES
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import game_label, games_list, image_names, log_lines, waiting_line
 from bot.runtime.drawing import draw_off_loop
 from games import GAMES
 

@@ -39,6 +39,7 @@ from bot.discord.replies import as_edit
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import bounded_refusal, typed_values
+from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate, result_on_its_way
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import Seat, SessionRecord
@@ -49,8 +50,6 @@ __all__ = ["user_of"]
 
 log = logging.getLogger(__name__)
 
-APOLOGY = ("Sorry, something went wrong on my side. Nothing you did was lost: `/game status` shows where "
-           "the game stands, and you can try again.")
 TABLE_BEHIND = ("Your move is saved, but I could not update the game's table just now; it catches up "
                 "by itself (or use `/game table`).")
 

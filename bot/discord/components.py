@@ -17,16 +17,9 @@ import discord
 from bot.discord.buttons import BUTTON_ITEMS, ActionButton
 from bot.presentation.frontend import MAX_ROW_BUTTONS, MAX_ROWS, MAX_TEXT, TOKEN_PATTERN, Component, Form, Select
 from bot.presentation.frontend import ActionButton as ButtonSpec
+from bot.presentation.words import LABEL_MAX, named
 
-MENTION = re.compile(r"<@!?([0-9]+)>")
 FORM_MODAL = re.compile(rf"parlor:modal:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<key>{TOKEN_PATTERN})")
-LABEL_MAX = 80
-"""A button's label; select options and placeholders allow 100 (`MAX_TEXT`)."""
-
-
-def named(text: str, names: Mapping[str, str], limit: int) -> str:
-    """A label with each player mention (`<@id>`, which components cannot show) as that player's name."""
-    return MENTION.sub(lambda match: names.get(match[1], "a player"), text)[:limit]
 
 
 def _style(name: str) -> discord.ButtonStyle:

@@ -18,10 +18,11 @@ from typing import Any
 import discord
 
 from bot.discord.actions import Done, guarded, host_of, play, pressed_session
+from bot.discord.attachments import attachment
 from bot.discord.components import component_view, form_modal
-from bot.discord.replies import escaped_names, image_names, text_names
+from bot.discord.replies import escaped_names
 from bot.play.host import Host, MoveOutcome, UserError
-from bot.presentation.alt_text import attachment, private_alt, step_alt
+from bot.presentation.alt_text import private_alt, step_alt
 from bot.presentation.frontend import (
     ActionButton,
     Component,
@@ -35,6 +36,7 @@ from bot.presentation.frontend import (
 )
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import image_names, text_names
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
 from games.core import IllegalMove

@@ -66,7 +66,7 @@ def joined(names: Sequence[str]) -> str:
 EARLIER_CUT = "earlier_cut"
 """The type of the mark that starts a table's events when a long turn's oldest had to go (bot.play.host.turn_events):
 `{"type": EARLIER_CUT, "events": how many}`. It is the host's, not a game's, so nothing narrates it as a move;
-the table says where the dropped ones are instead (bot.discord.replies)."""
+the table says where the dropped ones are instead (bot.presentation.words)."""
 
 
 def dropped_earlier(events: Events) -> int:

@@ -16,22 +16,23 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from bot.discord.components import LABEL_MAX, named
 from bot.discord.presses import declared
-from bot.discord.replies import (
-    board_content,
-    ended_view,
-    image_names,
-    lobby_message,
-    narration,
-    state_words,
-    text_names,
-)
-from bot.discord.table import headline
 from bot.play.host import Host
 from bot.presentation.dice_table import dice_line
 from bot.presentation.frontend import ActionButton, Component, Form, Frontend, Select, Step
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import (
+    LABEL_MAX,
+    board_content,
+    ended_view,
+    headline,
+    image_names,
+    lobby_lines,
+    named,
+    narration,
+    state_words,
+    text_names,
+)
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
 from bot.web.move_log import MoveLogs
@@ -81,8 +82,8 @@ class Pages:
             "status": session.status, "players": [seat.name for seat in session.players],
         }
         if session.state is None:
-            lobby = lobby_message(session)
-            page.update(turn="", headline="", narration=[], text=page_text(lobby["embed"].description or "", names),
+            lobby = "\n".join(filter(None, lobby_lines(session)))
+            page.update(turn="", headline="", narration=[], text=page_text(lobby, names),
                         log=[], dice="")
             return page
         view = self.host.public_view(session)

@@ -14,10 +14,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.discord.presses import NOT_OFFERED, Pressed, offered, undo_offered
-from bot.discord.replies import image_names
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontend import ActionButton, Form, Select, Step, form_answers, narrate
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import image_names
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
 from bot.web.page_text import page_names
