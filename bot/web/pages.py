@@ -16,11 +16,11 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from bot.discord.presses import declared
 from bot.play.host import Host
 from bot.presentation.dice_table import dice_line
-from bot.presentation.frontend import ActionButton, Component, Form, Frontend, Select, Step
+from bot.presentation.frontend import Component, Form, Frontend, Select, Step
 from bot.presentation.frontends import frontend_for
+from bot.presentation.press import usable
 from bot.presentation.words import (
     LABEL_MAX,
     board_content,
@@ -38,7 +38,6 @@ from bot.storage.store import SessionRecord
 from bot.web.move_log import MoveLogs
 from bot.web.page_text import LONG_TEXT, page_text
 from games import get_game
-from games.core import IllegalMove
 
 CACHED_VERSIONS = 256
 """Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
@@ -141,23 +140,8 @@ class Pages:
 
 def usable_choices(frontend: Frontend, public: dict, own: dict, player: str, legal: Mapping[str, list[dict]],
                    names: Mapping[str, str]) -> list[dict]:
-    """The table's and his private components that `player` may use now, as the page draws them.
-
-    A button that is neither an action nor a step (Johari's "Show my bones": the page shows his bones
-    anyway) is left out, and so is a step whose choices the page already offers."""
-    usable = [component for component in declared(frontend, public, own, player, legal)
-              if component.players is None or player in component.players]
-    keys = {_key(component) for component in usable}
-    choices = []
-    for component in usable:
-        if isinstance(component, ActionButton):
-            step = frontend.expand(component.token, own, player, legal)
-            if step is not None and step.components and {_key(c) for c in step.components} <= keys:
-                continue
-            if step is None and not _is_action(frontend, component.token):
-                continue
-        choices.append(choice(component, names))
-    return choices
+    """The components `player` may use now (bot.presentation.press.usable), as the page draws them."""
+    return [choice(component, names) for component in usable(frontend, public, own, player, legal)]
 
 
 def step_choices(step: Step, names: Mapping[str, str]) -> dict:
@@ -180,18 +164,6 @@ def choice(component: Component, names: Mapping[str, str]) -> dict:
                             "min": field.min_length, "max": field.max_length} for field in component.fields]}
     return {"kind": "button", "key": component.token, "label": named(component.label, names, LABEL_MAX),
             "style": component.style}
-
-
-def _key(component: Component) -> str:
-    return component.token if isinstance(component, ActionButton) else component.key
-
-
-def _is_action(frontend: Frontend, token: str) -> bool:
-    try:
-        frontend.action_for_button(token)
-    except IllegalMove:
-        return False
-    return True
 
 
 def _keep(cache: OrderedDict, key: Any, value: Any, size: int) -> None:
