@@ -19,8 +19,9 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
+from bot.discord import presses  # noqa: F401  (registers the handlers of component presses: bot.discord.dispatch)
 from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
-from bot.discord.buttons import PERSISTENT_ITEMS
+from bot.discord.buttons import ActionButton, LobbyButton, TableButton, UndoButton
 from bot.discord.command_sync import sync_if_changed
 from bot.discord.dm_reach import DmReach
 from bot.discord.foresight import Foresight
@@ -28,6 +29,7 @@ from bot.discord.notices import DiscordNotices
 from bot.discord.panels import Panels
 from bot.discord.private_notes import PrivateNotes
 from bot.discord.private_presses import PrivatePresses
+from bot.discord.share import ShareButton
 from bot.discord.table import Tables
 from bot.play.ai_player import AiPlayer
 from bot.play.host import Host, UserError
@@ -58,6 +60,10 @@ def point_at_discord(settings: Settings) -> None:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton]
+"""Registered at start-up, so their buttons work after a restart; game cogs may add their own."""
 
 
 class ParlorTree(app_commands.CommandTree):

@@ -33,6 +33,7 @@ from typing import Any
 import discord
 
 from bot.discord.channel_access import in_a_thread, needs_attach_files, require_table_access, table_forbidden
+from bot.discord.dispatch import handles
 from bot.discord.panels import user_of
 from bot.discord.private_presses import PrivatePresses, private_message_id
 from bot.discord.replies import as_edit
@@ -372,6 +373,7 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
     await play(interaction, work)
 
 
+@handles("lobby")
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> Done:
         session = await pressed_session(interaction, session_id)
@@ -396,6 +398,7 @@ async def lobby_step(interaction: discord.Interaction, verb: str) -> Done:
     return Done.of(await host.begin(channel_id, player))
 
 
+@handles("table")
 async def press_table_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     """Rematch or New game on a finished game's table."""
 

@@ -16,6 +16,7 @@ import discord
 from bot.discord.actions import Done, guarded, host_of, play, pressed_session
 from bot.discord.attachments import attachment
 from bot.discord.components import component_view, form_modal
+from bot.discord.dispatch import handles
 from bot.discord.replies import escaped_names
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.alt_text import private_alt, step_alt
@@ -45,6 +46,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
     return await offered(host_of(interaction), session, str(interaction.user.id), version, key, kind, tokens)
 
 
+@handles("act")
 async def press_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
     """A button: a step shown to the presser, or an action."""
 
@@ -55,6 +57,7 @@ async def press_button(interaction: discord.Interaction, session_id: int, versio
     await play(interaction, work)
 
 
+@handles("undo")
 async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
     """Undo on the table (bot.discord.buttons.UndoButton)."""
 
@@ -72,6 +75,7 @@ async def undone(host: Host, outcome: MoveOutcome, player: str) -> Done:
     return Done.of(outcome, private=await actors_panel(outcome, player, host))
 
 
+@handles("sel")
 async def choose(interaction: discord.Interaction, session_id: int, version: int, key: str,
                  tokens: list[str]) -> None:
     """A select menu: the chosen options must be ones it offers."""
@@ -87,6 +91,7 @@ async def choose(interaction: discord.Interaction, session_id: int, version: int
     await play(interaction, work)
 
 
+@handles("form")
 async def open_form(interaction: discord.Interaction, session_id: int, version: int, key: str) -> None:
     """A form's button: open its modal for a player who may use it."""
 
