@@ -16,16 +16,12 @@ import discord
 from bot.discord.attachments import attachment
 from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import component_view
-from bot.presentation.alt_text import board_alt, update_label
-from bot.presentation.dice_table import FIELD_NAME, dice_line
+from bot.presentation.dice_table import FIELD_NAME
 from bot.presentation.frontends import frontend_for
+from bot.presentation.table_model import TableModel, table_model
 from bot.presentation.user_text import MESSAGE_MAX
 from bot.presentation.words import (
-    LABEL_MAX,
-    board_content,
     command_line,
-    ended_view,
-    fitted,
     game_label,
     games_list,
     image_names,
@@ -33,10 +29,7 @@ from bot.presentation.words import (
     lobby_lines,
     lobby_waiting,
     mention,
-    narration,
     paged,
-    state_words,
-    text_names,
 )
 from bot.storage.store import SessionRecord
 from games import get_game
@@ -86,42 +79,41 @@ def _mentions(player_ids: Sequence[str]) -> discord.AllowedMentions:
 
 def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                 headline: str | None = None, *, picture: bool = True) -> discord.Embed:
-    """The board's embed: headline, narration, the state in words, and the picture as its image
-    (none for a text-only table: bot.play.text_view)."""
-    names = text_names(session)
-    description = fitted(headline, narration(session, events, names), state_words(session, public_view, names))
-    embed = discord.Embed(title=get_game(session.slug).title, description=description or None, colour=EMBED_COLOUR)
-    if picture:
+    """The board's embed (`table_embed`) of the table at `public_view`."""
+    return table_embed(table_model(session, public_view, events, headline, picture=picture,
+                                   escape=discord.utils.escape_markdown))
+
+
+def table_embed(model: TableModel) -> discord.Embed:
+    """The table's embed: headline, narration, the state in words, the picture as its image (none for a
+    text-only table: bot.play.text_view), and the dice line in its own field so a long description never cuts it."""
+    embed = discord.Embed(title=model.title, description=model.words or None, colour=EMBED_COLOUR)
+    if model.alt is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=f"Game #{session.id} · {update_label(session)}")
-    add_dice_field(embed, session)
+    embed.set_footer(text=model.footer)
+    if model.dice is not None:
+        embed.add_field(name=FIELD_NAME, value=model.dice, inline=False)
     return embed
-
-
-def add_dice_field(embed: discord.Embed, session: SessionRecord) -> None:
-    """Show `dice_line` on a table embed, in its own field so a long description never cuts it."""
-    line = dice_line(session)
-    if line is not None:
-        embed.add_field(name=FIELD_NAME, value=line, inline=False)
 
 
 def board_components(session: SessionRecord, public_view: dict,
                      legal: Mapping[str, list[dict]] | None = None, undoer: str | None = None,
                      web_url: str | None = None) -> discord.ui.View:
+    """The items for the next step (`table_items`) of the table at `public_view`."""
+    return table_items(table_model(session, public_view, legal=legal, undoer=undoer, picture=False,
+                                   escape=discord.utils.escape_markdown), web_url)
+
+
+def table_items(model: TableModel, web_url: str | None = None) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
-    runs, drawn from every player's `legal` actions, and Undo (named for `undoer`) while someone may
-    take his move back; Rematch and New game once it has finished; New game once abandoned."""
-    components = (frontend_for(session.slug).components(public_view, legal or {})
-                  if session.status == "active" else [])
-    view = component_view(session.slug, session.id, session.version, components, image_names(session))
-    if undoer is not None and session.status == "active":
+    runs, and Undo while someone may take his move back; Rematch and New game once it has finished;
+    New game once abandoned; and a link to the web page."""
+    view = component_view(model.slug, model.session_id, model.version, list(model.components), model.names)
+    if model.undo_label is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game undo` still works
-            view.add_item(UndoButton(session.id, session.version,
-                                     label=f"Undo ({image_names(session).get(undoer, undoer)})"[:LABEL_MAX]))
-    if session.status == "finished":
-        view.add_item(TableButton(session.id, "rematch"))
-    if session.status in ("finished", "abandoned"):
-        view.add_item(TableButton(session.id, "new"))
+            view.add_item(UndoButton(model.session_id, model.version, label=model.undo_label))
+    for verb in model.end_offers:
+        view.add_item(TableButton(model.session_id, verb))
     if web_url is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
             view.add_item(discord.ui.Button(label=WATCH_LABEL, style=discord.ButtonStyle.link, url=web_url))
@@ -132,22 +124,29 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
                   headline: str | None = None, *, png: bytes | None, ping: Sequence[str] = (),
                   with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
                   undoer: str | None = None, web_url: str | None = None) -> dict:
-    """Keyword arguments for sending the board: embed, picture (with its alt text), items for the next step.
+    """Keyword arguments for sending the board (`table_message`): the table at `public_view` with what happened
+    (`events`) under the `headline`, its items drawn from `legal`, Undo named for `undoer`."""
+    model = table_model(session, public_view, events, headline, legal=legal, undoer=undoer, ping=ping,
+                        picture=png is not None, escape=discord.utils.escape_markdown)
+    return table_message(model, png=png, with_buttons=with_buttons, web_url=web_url)
+
+
+def table_message(model: TableModel, *, png: bytes | None, with_buttons: bool = True,
+                  web_url: str | None = None) -> dict:
+    """Keyword arguments for sending a table: embed, picture (with its alt text), items for the next step.
     Without `png`, the same message as text only (bot.play.text_view).
 
-    Only the players in `ping` are notified; every other mention in the text shows a name and
+    Only the players the model pings are notified; every other mention in the text shows a name and
     pings nobody (see README: pings only when the turn changes).
     """
     message = {
-        "content": board_content(session, public_view, discord.utils.escape_markdown),
-        "embed": board_embed(session, public_view, events, headline, picture=png is not None),
-        "view": (board_components(session, public_view, legal, undoer, web_url) if with_buttons
-                 else discord.ui.View(timeout=None)),
-        "allowed_mentions": _mentions(ping),
+        "content": model.content,
+        "embed": table_embed(model),
+        "view": table_items(model, web_url) if with_buttons else discord.ui.View(timeout=None),
+        "allowed_mentions": _mentions(model.ping),
     }
     if png is not None:
-        alt = board_alt(session, ended_view(session, public_view), image_names(session), events)
-        message["file"] = attachment(png, BOARD_FILE, description=alt)
+        message["file"] = attachment(png, BOARD_FILE, description=model.alt or "")
     return message
 
 

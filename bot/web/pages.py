@@ -1,6 +1,6 @@
 """What a web page shows, built from views only, as the JSON its script draws.
 
-Everyone's page (`public`) holds what the Discord table holds, from the public view: the board's
+Everyone's page (`public`) renders the Discord table's model (bot.presentation.table_model): the board's
 picture (its address), whose turn it is, the narration since the turn changed, the board in words
 (the table's own text, names instead of mentions), and the move log. A player's personal page
 (`personal`) adds what his own view shows him (Johari bones, in words and picture) and the choices the
@@ -17,20 +17,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.play.host import Host
-from bot.presentation.dice_table import dice_line
 from bot.presentation.frontend import Component, Form, Frontend, Select, Step
 from bot.presentation.frontends import frontend_for
 from bot.presentation.press import usable
+from bot.presentation.table_model import table_model
 from bot.presentation.words import (
     LABEL_MAX,
-    board_content,
     ended_view,
     headline,
     image_names,
     lobby_lines,
     named,
-    narration,
-    state_words,
     text_names,
 )
 from bot.runtime.drawing import draw_off_loop
@@ -85,17 +82,17 @@ class Pages:
             page.update(turn="", headline="", narration=[], text=page_text(lobby, names),
                         log=[], dice="")
             return page
-        view = self.host.public_view(session)
+        table = table_model(session, self.host.public_view(session), session.turn_events, headline(session),
+                            picture=False)
         page.update(
             # The table message's words: whose turn it is, and what others may do now (call Jump!).
-            turn=page_text(board_content(session, view) or "", names),
+            turn=page_text(table.content or "", names),
             # An abandoned table's headline points to its New game button, which a page does not have.
-            headline=page_text(headline(session) or "", names) if session.status != "abandoned" else "",
-            narration=[page_text(line, names)
-                       for line in narration(session, session.turn_events, text_names(session))],
-            text=page_text(state_words(session, view, text_names(session)), names),
+            headline=page_text(table.headline or "", names) if session.status != "abandoned" else "",
+            narration=[page_text(line, names) for line in table.told],
+            text=page_text(table.state, names),
             log=await self.logs.lines(session),
-            dice=(dice_line(session) or "").replace("`", ""),  # as the table shows it, without Discord's code marks
+            dice=(table.dice or "").replace("`", ""),  # as the table shows it, without Discord's code marks
         )
         return page
 
