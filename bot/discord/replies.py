@@ -18,7 +18,7 @@ from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import component_view
 from bot.presentation.dice_table import FIELD_NAME
 from bot.presentation.frontends import frontend_for
-from bot.presentation.table_model import TableModel, table_model
+from bot.presentation.table_model import TableModel, lobby_model, table_model
 from bot.presentation.user_text import MESSAGE_MAX
 from bot.presentation.words import (
     command_line,
@@ -26,9 +26,6 @@ from bot.presentation.words import (
     games_list,
     image_names,
     latest_lines,
-    lobby_lines,
-    lobby_waiting,
-    mention,
     paged,
 )
 from bot.storage.store import SessionRecord
@@ -151,19 +148,15 @@ def table_message(model: TableModel, *, png: bytes | None, with_buttons: bool = 
 
 
 def lobby_message(session: SessionRecord, *, ping: Sequence[str] = ()) -> dict:
-    """The lobby card: who has joined, who is invited, and Join/Leave/Begin buttons (`lobby_lines`)."""
-    game = get_game(session.slug)
+    """The lobby card (bot.presentation.table_model.lobby_model): who has joined, who is invited, and
+    Join/Leave/Begin buttons."""
+    card = lobby_model(session, ping=ping)
     view = discord.ui.View(timeout=None)
-    if session.status == "lobby":
-        view.add_item(LobbyButton(session.id, "join"))
-        view.add_item(LobbyButton(session.id, "leave"))
-        if game.min_players < game.max_players:
-            view.add_item(LobbyButton(session.id, "begin"))
-    embed = discord.Embed(title=f"Lobby: {game.title}", description="\n".join(filter(None, lobby_lines(session))),
-                          colour=EMBED_COLOUR)
-    embed.set_footer(text=f"Game #{session.id}")
-    return {"content": " ".join(mention(p) for p in lobby_waiting(session)) or None, "embed": embed, "view": view,
-            "allowed_mentions": _mentions(ping)}
+    for verb in card.verbs:
+        view.add_item(LobbyButton(card.session_id, verb))
+    embed = discord.Embed(title=card.title, description=card.text, colour=EMBED_COLOUR)
+    embed.set_footer(text=card.footer)
+    return {"content": card.content, "embed": embed, "view": view, "allowed_mentions": _mentions(card.ping)}
 
 
 def rules_embed(slug: str) -> discord.Embed:

@@ -1,4 +1,5 @@
-"""What a table says and offers, built once from the views as plain data: the model both windows render.
+"""What a table (and a lobby card) says and offers, built once from the views as plain data: the model both
+windows render.
 
 The Discord message (bot.discord.replies.table_message) and the web page (bot.web.pages) are two renderings
 of the same `TableModel`, so a wording fix lands in both. Everything here reads views and session metadata
@@ -21,6 +22,9 @@ from bot.presentation.words import (
     ended_view,
     fitted,
     image_names,
+    lobby_lines,
+    lobby_waiting,
+    mention,
     narration,
     state_words,
     text_names,
@@ -87,5 +91,34 @@ def table_model(session: SessionRecord, public_view: dict, events: Sequence[dict
         undo_label=(f"Undo ({pictured.get(undoer, undoer)})"[:LABEL_MAX]
                     if undoer is not None and running else None),
         end_offers=offers,
+        ping=tuple(ping),
+    )
+
+
+@dataclass(frozen=True)
+class LobbyModel:
+    """A lobby card: who has joined, who is invited, how it begins, and the verbs its buttons offer."""
+
+    session_id: int
+    title: str
+    content: str | None
+    """The invited who have not joined, mentioned."""
+    text: str
+    verbs: tuple[str, ...]
+    """"join", "leave" and (when the game takes a range of players) "begin", while the lobby is open."""
+    footer: str
+    ping: tuple[str, ...]
+
+
+def lobby_model(session: SessionRecord, *, ping: Sequence[str] = ()) -> LobbyModel:
+    """The lobby card of `session`; a lobby closed before its game began says so and offers nothing."""
+    game = get_game(session.slug)
+    verbs: tuple[str, ...] = ()
+    if session.status == "lobby":
+        verbs = ("join", "leave", "begin") if game.min_players < game.max_players else ("join", "leave")
+    return LobbyModel(
+        session_id=session.id, title=f"Lobby: {game.title}",
+        content=" ".join(mention(p) for p in lobby_waiting(session)) or None,
+        text="\n".join(filter(None, lobby_lines(session))), verbs=verbs, footer=f"Game #{session.id}",
         ping=tuple(ping),
     )

@@ -20,13 +20,12 @@ from bot.play.host import Host
 from bot.presentation.frontend import Component, Form, Frontend, Select, Step
 from bot.presentation.frontends import frontend_for
 from bot.presentation.press import usable
-from bot.presentation.table_model import table_model
+from bot.presentation.table_model import lobby_model, table_model
 from bot.presentation.words import (
     LABEL_MAX,
     ended_view,
     headline,
     image_names,
-    lobby_lines,
     named,
     text_names,
 )
@@ -78,8 +77,7 @@ class Pages:
             "status": session.status, "players": [seat.name for seat in session.players],
         }
         if session.state is None:
-            lobby = "\n".join(filter(None, lobby_lines(session)))
-            page.update(turn="", headline="", narration=[], text=page_text(lobby, names),
+            page.update(turn="", headline="", narration=[], text=page_text(lobby_model(session).text, names),
                         log=[], dice="")
             return page
         table = table_model(session, self.host.public_view(session), session.turn_events, headline(session),
