@@ -210,7 +210,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            lines, written = log_lines(session, moves), log_lines(session, moves, escape=None)
+            lines = log_lines(session, moves, escape=discord.utils.escape_markdown)
+            written = log_lines(session, moves, escape=None)
             for message in log_messages(session, lines, written):
                 await interaction.followup.send(**message, ephemeral=True)
 
