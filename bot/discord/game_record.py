@@ -19,12 +19,13 @@ import asyncio
 
 import discord
 
-from bot.discord.replies import game_label
+from bot.discord.attachments import attachment
 from bot.play.host import Host, UserError
 from bot.play.own_copy import compare_with_stored, stored_facts, why_no_record
 from bot.play.replay import narrated
-from bot.presentation.alt_text import attachment, ending
+from bot.presentation.alt_text import ending
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import game_label
 from bot.storage.store import MoveRecord, SessionRecord
 from games import get_game
 from games.dice import commitment

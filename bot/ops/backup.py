@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.play.move_replay import replayed
+from bot.play.replay import replayed
 from bot.storage.dialects import SQLITE_URL
 from bot.storage.store import Store
 from games import get_game

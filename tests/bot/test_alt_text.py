@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord.attachments import attachment
 from bot.presentation.alt_text import (
     ALT_TEXT_MAX,
-    attachment,
     board_alt,
     budget,
     latest,
@@ -240,7 +240,7 @@ def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_
     root = Path(__file__).resolve().parents[2]
     building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
                 if "discord.File(" in path.read_text()]
-    assert building == ["bot/presentation/alt_text.py"]
+    assert building == ["bot/discord/attachments.py"]
 
 
 @pytest.mark.parametrize("slug", ["john-henry", "crayon-rails"])

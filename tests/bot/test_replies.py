@@ -10,29 +10,30 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.discord.buttons import ActionButton, LobbyButton, TableButton
-from bot.discord.replay_button import ReplayButton
+from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton
 from bot.discord.replies import (
-    EARLIER,
     LOG_MESSAGES_MAX,
-    TABLE_TEXT_MAX,
     as_edit,
     board_embed,
     board_message,
-    fitted,
-    game_label,
     lobby_message,
-    log_lines,
     log_messages,
     rules_embed,
-    state_words,
-    text_names,
 )
-from bot.discord.table import headline
 from bot.play.host import TURN_EVENTS_KEPT, Host, turn_events
 from bot.play.turn_events import EARLIER_CUT
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import (
+    EARLIER,
+    TABLE_TEXT_MAX,
+    fitted,
+    game_label,
+    headline,
+    log_lines,
+    state_words,
+    text_names,
+)
 from bot.storage.store import Seat
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness

@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
 from bot.presentation.frontends.johari_bones import FRONTEND, score_preview
 from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.presentation.words import image_names
 from bot.storage.store import SessionRecord
 from tests.e2e.helpers import latest_board, mentioned
 from tests.e2e.helpers import table as table_in
