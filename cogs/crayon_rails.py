@@ -53,7 +53,8 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         private: dict[str, Any] = {}
         if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.play.text_view
             png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
-            private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
+            alt = step_alt(session, public, names, FRONTEND.build_preview_alt(public, events, target))
+            private["file"] = attachment(png, PREVIEW_FILE, description=alt)
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · {update_label(session)} · only you see this")
         view = discord.ui.View(timeout=None)

@@ -270,7 +270,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
     if step.picture is not None and await host.text_view.pictures_for(session.guild_id, str(interaction.user.id)):
         names = image_names(session)
         png = await draw_off_loop(step.picture, names)
-        alt = step_alt(session, host.public_view(session), names, step.text)
+        alt = step_alt(session, host.public_view(session), names, step.alt or step.text)
         message["files"] = [attachment(png, STEP_FILE, description=alt)]
     if _from_private_message(interaction):
         return Done(update=message)
