@@ -166,6 +166,7 @@ class ParlorBot(commands.Bot):
                              show_move=lambda outcome: show_ai_move(self, outcome), gate=self.gate,
                              link_hours=self.settings.web_link_hours)
         self.activity = self.open_activity(self.web)
+        self.tables.activity = self.activity is not None
         try:
             await self.web.start(self.settings.web_host, self.settings.web_port, self.settings.web_base_url)
         except OSError as error:  # the port taken, the host unknown: said in one line by `python -m bot`

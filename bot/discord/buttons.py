@@ -13,6 +13,7 @@ from typing import ClassVar, Self
 
 import discord
 
+from bot.discord.activity_launch import PlayInDiscordButton
 from bot.discord.share import ShareButton
 from bot.presentation.frontend import TOKEN_PATTERN
 
@@ -114,7 +115,8 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
         await press_undo(interaction, self.session_id, self.version)
 
 
-PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton]
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton,
+                                                         PlayInDiscordButton]
 """Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}

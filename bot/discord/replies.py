@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity_launch import PlayInDiscordButton
 from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import LABEL_MAX, component_view
 from bot.play.ai_seats import AI_NAME, ai_name, is_ai_id
@@ -195,7 +196,7 @@ def board_embed(session: SessionRecord, public_view: dict, events: Sequence[dict
 
 def board_components(session: SessionRecord, public_view: dict,
                      legal: Mapping[str, list[dict]] | None = None, undoer: str | None = None,
-                     web_url: str | None = None) -> discord.ui.View:
+                     web_url: str | None = None, activity: bool = False) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
     runs, drawn from every player's `legal` actions, and Undo (named for `undoer`) while someone may
     take his move back; Rematch and New game once it has finished; New game once abandoned."""
@@ -210,6 +211,9 @@ def board_components(session: SessionRecord, public_view: dict,
         view.add_item(TableButton(session.id, "rematch"))
     if session.status in ("finished", "abandoned"):
         view.add_item(TableButton(session.id, "new"))
+    if activity and session.status == "active":
+        with contextlib.suppress(ValueError):  # every row full: `/game activity` still opens it
+            view.add_item(PlayInDiscordButton(session.id))
     if web_url is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
             view.add_item(discord.ui.Button(label=WATCH_LABEL, style=discord.ButtonStyle.link, url=web_url))
@@ -227,7 +231,7 @@ def board_content(session: SessionRecord, public_view: dict) -> str | None:
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                   headline: str | None = None, *, png: bytes | None, ping: Sequence[str] = (),
                   with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
-                  undoer: str | None = None, web_url: str | None = None) -> dict:
+                  undoer: str | None = None, web_url: str | None = None, activity: bool = False) -> dict:
     """Keyword arguments for sending the board: embed, picture (with its alt text), items for the next step.
     Without `png`, the same message as text only (bot.play.text_view).
 
@@ -237,7 +241,7 @@ def board_message(session: SessionRecord, public_view: dict, events: Sequence[di
     message = {
         "content": board_content(session, public_view),
         "embed": board_embed(session, public_view, events, headline, picture=png is not None),
-        "view": (board_components(session, public_view, legal, undoer, web_url) if with_buttons
+        "view": (board_components(session, public_view, legal, undoer, web_url, activity) if with_buttons
                  else discord.ui.View(timeout=None)),
         "allowed_mentions": _mentions(ping),
     }

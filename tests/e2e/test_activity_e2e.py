@@ -6,6 +6,7 @@ around the Activity (tests/e2e/activity_client.py).
 - A Johari player's Activity shows his bones and nobody else's, in the DOM and in every payload.
 - A code of another user, a replayed or forged code, an instance of another channel, a forged pass: refused
   clearly, and nothing changes.
+- **Play in Discord** on the table and `/game activity` answer with LAUNCH_ACTIVITY, or say plainly why not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import aiohttp
 import pytest_asyncio
 
 from bot.client import ParlorBot
+from bot.discord.activity_launch import ACTIVITY_OFF, LAUNCH_REFUSED, PLAY_IN_DISCORD
 from tests.conftest import start_bot
 from tests.e2e.activity_client import CLIENT_ORIGIN, activity_url, open_client
 from tests.e2e.activity_client import discord_browser as browser  # noqa: F401
@@ -24,6 +26,7 @@ from tests.e2e.helpers import begun_by_buttons, latest_board, table
 from tests.e2e.test_john_henry_e2e import start_game
 from tests.e2e.test_web_e2e import BONE, _bones, fits_a_phone, version_shown, wait_for_version
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.interactions import LAUNCH_ACTIVITY
 
 FRAME_ANCESTOR = CLIENT_ORIGIN
 
@@ -193,3 +196,35 @@ async def test_the_activity_outside_discord_says_to_open_it_in_discord(fake_disc
     assert "open it in Discord" in await page.inner_text("#refusal")
     home = await page.request.get(f"{parlor.web.base_url}/")
     assert "frame-ancestors 'none'" in home.headers["content-security-policy"], "the web pages stay unframeable"
+
+
+async def test_play_in_discord_and_game_activity_launch_the_activity_or_say_why_not(fake_discord, parlor):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    channel = fake_discord.channel("games")
+    await start_game(fake_discord, channel, alice, bob)
+    board = table(fake_discord, channel)
+    button = board.button(label=PLAY_IN_DISCORD)
+    launched = await fake_discord.click(bob, board, button["custom_id"])
+    assert launched.callback_type == LAUNCH_ACTIVITY and not launched.messages, "Discord is asked to open it"
+    commanded = await fake_discord.slash(alice, "game activity", channel=channel)
+    assert commanded.callback_type == LAUNCH_ACTIVITY
+
+    fake_discord.world.activities = False  # Discord will not launch it here
+    refused = await fake_discord.slash(alice, "game activity", channel=channel)
+    assert refused.ephemeral and refused.response.content == LAUNCH_REFUSED
+    refused = await fake_discord.click(bob, board, button["custom_id"])
+    assert refused.ephemeral and refused.response.content == LAUNCH_REFUSED
+
+
+async def test_game_activity_says_so_when_the_bot_has_no_activity(fake_discord, database_url):
+    bot, task = await start_bot(fake_discord, database_url, web_port=0)
+    try:
+        alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+        channel = fake_discord.channel("games")
+        await start_game(fake_discord, channel, alice, bob)
+        assert all(button.get("label") != PLAY_IN_DISCORD for button in table(fake_discord, channel).buttons())
+        answer = await fake_discord.slash(alice, "game activity", channel=channel)
+        assert answer.ephemeral and answer.response.content == ACTIVITY_OFF
+    finally:
+        await bot.close()
+        await task
