@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.discord import game_record, records
 from bot.discord.actions import Done, guarded, host_of, lobby_step, play, seat_of
 from bot.discord.presses import undone
+from bot.discord.replay_button import ask_replay
 from bot.discord.replies import (
     board_message,
     game_label,
@@ -210,6 +211,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, work)
+
+    @app_commands.command(name="replay", description="A finished game as an animated picture, move by move "
+                                                     "(private; Share posts it)")
+    @app_commands.describe(game="The game's number (default: this channel's latest finished game)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+        await ask_replay(interaction, game)
 
     @app_commands.command(name="log", description="The moves of this channel's game so far")
     @app_commands.guild_only()

@@ -14,6 +14,7 @@ from typing import ClassVar, Self
 import discord
 
 from bot.discord.activity_launch import PlayInDiscordButton
+from bot.discord.replay_button import ReplayButton
 from bot.discord.share import ShareButton
 from bot.presentation.frontend import TOKEN_PATTERN
 
@@ -116,7 +117,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton,
-                                                         PlayInDiscordButton]
+                                                        ReplayButton, PlayInDiscordButton]
 """Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}

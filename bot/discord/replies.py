@@ -16,6 +16,7 @@ import discord
 from bot.discord.activity_launch import PlayInDiscordButton
 from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import LABEL_MAX, component_view
+from bot.discord.replay_button import ReplayButton
 from bot.play.ai_seats import AI_NAME, ai_name, is_ai_id
 from bot.play.turn_clock import format_duration
 from bot.play.turn_events import dropped_earlier
@@ -211,6 +212,8 @@ def board_components(session: SessionRecord, public_view: dict,
         view.add_item(TableButton(session.id, "rematch"))
     if session.status in ("finished", "abandoned"):
         view.add_item(TableButton(session.id, "new"))
+        if session.setup_outcomes is not None:
+            view.add_item(ReplayButton(session.id))
     if activity and session.status == "active":
         with contextlib.suppress(ValueError):  # every row full: `/game activity` still opens it
             view.add_item(PlayInDiscordButton(session.id))

@@ -11,6 +11,7 @@ import pytest
 from discord.ext import commands
 
 from bot.discord.buttons import ActionButton, LobbyButton, TableButton
+from bot.discord.replay_button import ReplayButton
 from bot.discord.replies import (
     EARLIER,
     LOG_MESSAGES_MAX,
@@ -79,8 +80,8 @@ async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch
     message = board_message(session, outcome.public_view, session.turn_events, png=PNG)
     assert f"Winner: <@{session.result['winners'][0]}>" in message["content"]
     assert message["allowed_mentions"].users == []
-    assert [item.item.label for item in message["view"].children] == ["Rematch", "New game"]
-    assert all(isinstance(item, TableButton) for item in message["view"].children)
+    assert [item.item.label for item in message["view"].children] == ["Rematch", "New game", "Replay"]
+    assert [type(item) for item in message["view"].children] == [TableButton, TableButton, ReplayButton]
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))

@@ -63,7 +63,7 @@ async def test_two_users_play_a_whole_game(fake_discord: FakeDiscord, parlor: Pa
     winner = session.result["winners"][0]
     assert f"Winner: <@{winner}>" in final.content
 
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"]
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game", "Replay"]
     assert len(tables(fake_discord, channel)) == 1, "one table for the whole game"
 
     status = await fake_discord.slash(bob, "game status", channel=channel)

@@ -162,7 +162,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     assert swapped["phase"] in ("race", "over") and swapped["offer"] is None
 
     final = await hallway.race_to_the_end()
-    assert is_over(final) and labels(final) == ["Rematch", "New game"]
+    assert is_over(final) and labels(final) == ["Rematch", "New game", "Replay"]
     session = await parlor.host.last_session_in(str(hallway.channel.id))
     assert session.result["scores"] == {p["id"]: p["score"] for p in (await hallway.view())["players"]}
     assert all(f"<@{winner}>" in final.content for winner in session.result["winners"])
