@@ -20,11 +20,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
-from bot.discord.replies import EMBED_COLOUR, image_names, mention
+from bot.discord.attachments import attachment
+from bot.discord.replies import EMBED_COLOUR
 from bot.play.host import UserError
-from bot.presentation.alt_text import attachment, step_alt, update_label
+from bot.presentation.alt_text import step_alt, update_label
 from bot.presentation.frontends.crayon_cities import cities_text, city_choices
 from bot.presentation.frontends.crayon_rails import FRONTEND, build_target, build_toward
+from bot.presentation.words import image_names, mention
 from bot.runtime.drawing import draw_off_loop
 from cogs.verbs import autocomplete_number, autocomplete_verb
 

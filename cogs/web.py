@@ -20,8 +20,8 @@ from discord.ext import commands
 
 from bot.discord.actions import guarded, host_of
 from bot.discord.activity_launch import launch_activity
-from bot.discord.replies import game_label
 from bot.play.host import UserError
+from bot.presentation.words import game_label
 
 log = logging.getLogger(__name__)
 WEB_OFF = ("This bot does not serve web pages, so the table here is the whole game. If you would like them, "

@@ -1,8 +1,8 @@
 """Alt text: every picture Parlor sends carries the game's state in words (issue 25), briefly (issue 42).
 
 Discord reads an attachment's `description` to screen-reader users, up to `ALT_TEXT_MAX` characters.
-`attachment` is the one place Parlor builds a file to send, and it refuses a file without a
-description, so no picture can leave without one. The texts are built here from views only, in this order:
+`bot.discord.attachments.attachment` is the one place Parlor builds a file to send, and it refuses a file without
+a description, so no picture can leave without one. The texts are built here from views only, in this order:
 
 - the head: what the picture is (the board, someone's private view, a map), the game and update;
 - who acts: whose turn it is ("alice's turn.", "alice and bob to act.") or who won, said once (the state's
@@ -31,11 +31,8 @@ token for each name, drops the marks, then puts the names back).
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
-
-import discord
 
 from bot.presentation.frontend import Names, joined, narrate
 from bot.presentation.frontends import frontend_for
@@ -63,17 +60,8 @@ _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 def update_label(session: SessionRecord) -> str:
     """Which moment of the game a table, panel or picture shows: "update 14". The game's version counts
     every change (each move, an undo, a stand-in, a setting), so it is named so that nobody reads it as
-    the number of moves made (the README's table section)."""
+    the number of moves made (docs/players.md, the table)."""
     return f"update {session.version}"
-
-
-def attachment(data: bytes, filename: str, *, description: str) -> discord.File:
-    """A file to send, with its alt text (cut to Discord's limit); an empty description is a bug. The
-    description is sent as given: the builders below make it plain, keeping names as written."""
-    description = description.strip()
-    if not description:
-        raise ValueError(f"{filename} has no alt text")
-    return discord.File(io.BytesIO(data), filename=filename, description=shorten(description))
 
 
 def plain(text: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from bot.play.turn_events import turn_events
 from bot.presentation.frontend import narrate
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import ended_view, image_names, names_at
 from bot.storage.store import MoveRecord, SessionRecord
 from games import get_game
 from games.record import replay_log
@@ -53,18 +54,6 @@ class Update:
     """Whether the players to act changed with this move (a turn change: a frame may hold longer)."""
 
 
-def picture_names(session: SessionRecord, seq: int | None = None) -> dict[str, str]:
-    """The names pictures give the seats: "(AI)" where the AI plays a person's seat now (`seq` None), or where
-    it made move `seq` (bot.discord.replies.image_names and names_at, which presentation may not import)."""
-    return {seat.id: f"{seat.name} (AI)" if (seat.stand_in if seq is None else seat.stood_in_at(seq)) else seat.name
-            for seat in session.players}
-
-
-def ended(session: SessionRecord, view: dict) -> dict:
-    """The view as the finished table drew it: waiting on nobody (bot.discord.replies.ended_view)."""
-    return view if session.status == "active" else {**view, "to_act": []}
-
-
 def updates(session: SessionRecord, moves: Sequence[MoveRecord]) -> list[Update]:
     """Every update of the table from the game's setup and `moves` (its whole log). Pure: it replays the game,
     so it runs in a worker thread."""
@@ -76,18 +65,18 @@ def updates(session: SessionRecord, moves: Sequence[MoveRecord]) -> list[Update]
                        ((move.player, move.action, move.outcomes) for move in moves))
     state, _ = next(steps)
     told: list[dict] = [{"type": "began"}]
-    found = [Update(0, game.view(state, None), told, picture_names(session, 0))]
+    found = [Update(0, game.view(state, None), told, names_at(session, 0))]
     for move, (after, events) in zip(moves, steps, strict=True):
         finished = game.result(after) is not None
         before_to_act, after_to_act = game.to_act(state), [] if finished else game.to_act(after)
         told = turn_events(session.model_copy(update={"turn_events": told}), before_to_act, after_to_act, events)
-        names = picture_names(session, move.seq)
+        names = names_at(session, move.seq)
         found.append(Update(move.seq, game.view(after, None), told, names, narrate(frontend, events, names),
                             move.player, list(move.outcomes.get("rolls", [])),
                             set(before_to_act) != set(after_to_act)))
         state = after
     last = found[-1]
-    final = Update(last.seq, ended(session, last.view), session.turn_events, picture_names(session),
+    final = Update(last.seq, ended_view(session, last.view), session.turn_events, image_names(session),
                    last.lines, last.player, last.dice, True)
     if session.status == "active" or session.end_reason == "played out":
         found[-1] = final

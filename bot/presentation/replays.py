@@ -16,7 +16,8 @@ from typing import TypeVar
 
 from bot.presentation.frontend import joined
 from bot.presentation.render.animation import Animation, animated
-from bot.presentation.replay import Update, frames_of, picture, picture_names, updates
+from bot.presentation.replay import Update, frames_of, picture, updates
+from bot.presentation.words import image_names
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import MoveRecord, SessionRecord
 from games import get_game
@@ -53,7 +54,7 @@ def replayable(session: SessionRecord) -> str | None:
 
 def summary(session: SessionRecord, moves: int, frames: int) -> str:
     """The alt text of a replay: the game, its players, its result and how many moves it took."""
-    names = picture_names(session)
+    names = image_names(session)
     players = joined([names[player] for player in session.player_ids])
     winners = [names.get(player, player) for player in (session.result or {}).get("winners", [])]
     if session.status == "abandoned":
@@ -66,7 +67,7 @@ def summary(session: SessionRecord, moves: int, frames: int) -> str:
 
 
 def _key(session: SessionRecord) -> tuple:
-    return session.id, session.version, tuple(sorted(picture_names(session).items()))
+    return session.id, session.version, tuple(sorted(image_names(session).items()))
 
 
 class Replays:

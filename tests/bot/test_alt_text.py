@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord.attachments import attachment
 from bot.presentation.alt_text import (
     ALT_TEXT_MAX,
-    attachment,
     board_alt,
     budget,
     latest,
@@ -59,8 +59,8 @@ MARKED = {A: "__init__", B: "**Boss** `x`"}
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_name_is_read_as_written_though_marks_in_it_look_like_markdown(slug):
-    """README ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both players
-    as often with marks in their names as with plain names, and the picture's description sent says the same."""
+    """docs/players.md ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both
+    players as often with marks in their names as with plain names, and the picture's description sent says the same."""
     game = get_game(slug)
     state = game.new_game([A, B], SeededRandomness(3))
     session, view = session_of(slug, state), game.view(state, None)
@@ -240,7 +240,7 @@ def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_
     root = Path(__file__).resolve().parents[2]
     building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
                 if "discord.File(" in path.read_text()]
-    assert building == ["bot/presentation/alt_text.py"]
+    assert building == ["bot/discord/attachments.py"]
 
 
 @pytest.mark.parametrize("slug", ["john-henry", "crayon-rails"])

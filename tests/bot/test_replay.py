@@ -10,11 +10,11 @@ import pytest
 from PIL import Image
 
 from bench.ai_opponents import GREEDY
-from bot.discord.replies import ended_view, image_names
 from bot.play.host import Host, MoveOutcome
 from bot.presentation import replay
 from bot.presentation.frontends import frontend_for
 from bot.presentation.render import animation
+from bot.presentation.words import ended_view, image_names
 from games import get_game
 from games.ai import choose_action
 from games.core import SeededRandomness

@@ -6,9 +6,9 @@ import logging
 from pathlib import Path
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
 from bot.presentation.frontends import frontend_for
 from bot.presentation.render import john_henry as render
+from bot.presentation.words import image_names
 from games import GAMES
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import game_number, is_over, latest_board, mentioned, pings, player_to_act, table, tables

@@ -349,7 +349,7 @@ def _turn_line(view: dict, name: Callable[[str], str]) -> str:
     if view["phase"] == "over":
         rematch = " `/game rematch` starts the next game of the match." if view.get("next_game_options") else ""
         if view["winner"]:
-            # The name stays outside the bold: an AI seat's name is bold already (bot.discord.replies.mention).
+            # The name stays outside the bold: an AI seat's name is bold already (bot.presentation.words.mention).
             return f"{name(view['winner'])} wins {points_text(view['points'], bold=True)}.{rematch}"
         return f"Drawn: neither player can move.{rematch}"
     waiting = ", ".join(name(who) for who in view["to_act"])

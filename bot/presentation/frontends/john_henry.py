@@ -156,7 +156,7 @@ _NARRATION: dict[str, Callable[[dict, Namer], str]] = {
     ),
     "moved": _moved,
     # The name stays outside the bold: an AI seat's name is bold already ("**Parlor (AI)**",
-    # bot.discord.replies.mention).
+    # bot.presentation.words.mention).
     "won": lambda e, name: (
         f"🏆 {name(e['player'])} **drives the golden spike at Promontory Point!** "
         f"({_count(e['center'], 'dot')} at the center)"

@@ -1,26 +1,24 @@
-"""`/game replay` and the Replay button of a finished game's table (issue 45): the game's animated replay,
-answered to the asker alone with Share (bot.discord.share), as `/stats` is.
+"""`/game replay` and presses of the Replay button (bot.discord.buttons.ReplayButton) on a finished game's table:
+the game's animated replay, answered to the asker alone with Share (bot.discord.share), as `/stats` is.
 
 The replay itself is made and kept by bot.presentation.replays, off the event loop; one `Replays` per host.
-The button is persistent (a `DynamicItem` named by the game's number), so it still works after a restart.
 Only the public table is ever replayed, so anyone on the server may ask for any of its finished games.
 """
 
 from __future__ import annotations
 
-import re
 from weakref import WeakKeyDictionary
 
 import discord
 
+from bot.discord.attachments import attachment
+from bot.discord.dispatch import handles
 from bot.discord.share import answer_privately, shareable
 from bot.play.host import Host, UserError
-from bot.presentation.alt_text import attachment
 from bot.presentation.replays import Replays, replayable
 from bot.storage.store import SessionRecord
 from games import get_game
 
-REPLAY_LABEL = "Replay"
 _REPLAYS: WeakKeyDictionary[Host, Replays] = WeakKeyDictionary()
 
 
@@ -41,21 +39,10 @@ def replays_of(host: Host) -> Replays:
     return replays
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:replay:(?P<session>[0-9]+)"):
-    """Replay on a finished game's table: its replay, to the presser alone, with Share."""
-
-    def __init__(self, session_id: int) -> None:
-        super().__init__(discord.ui.Button(label=REPLAY_LABEL, style=discord.ButtonStyle.secondary, emoji="🎞️",
-                                           custom_id=f"parlor:replay:{session_id}"))
-        self.session_id = session_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> ReplayButton:
-        return cls(int(match["session"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_privately(interaction, "replay", str(self.session_id))
+@handles("replay")
+async def press_replay(interaction: discord.Interaction, session_id: int) -> None:
+    """Replay on a finished game's table (bot.discord.buttons.ReplayButton): its replay, to the presser alone."""
+    await answer_privately(interaction, "replay", str(session_id))
 
 
 async def ask_replay(interaction: discord.Interaction, number: int | None) -> None:
