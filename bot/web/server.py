@@ -12,6 +12,11 @@ A page's live updates are server-sent events: the whole payload again at each ch
 so a page that reconnects is simply up to date. A personal page's stream checks its link at every
 change and when the link expires, and is told so and closed when the link was revoked or has expired.
 Access logs are off: a personal link is a password and must not end up in a log.
+
+An address that does not work, personal (forged, expired, replaced, not his game) or public (forged, or its
+game gone), opens one error page saying why, with the refusal's status (403, 404) kept rather than a soft 200:
+a browser notes that status in its console for the page itself, and that is the only line it notes (the icon
+is served, every script runs clean: tests/e2e/test_web_e2e.py). Its `state`, `events` and `press` answer JSON.
 """
 
 from __future__ import annotations
