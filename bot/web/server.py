@@ -98,6 +98,10 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.base_url = ""
+        self.mounts: list[Callable[[web.Application], None]] = []
+        """Other windows' routes on this server (bot.activity)."""
+        self.frame_home: Callable[[web.Request], Awaitable[web.StreamResponse]] | None = None
+        """What `/` serves when Discord opens it as an Activity (its `frame_id` in the query)."""
 
     # -- start and stop ------------------------------------------------------------
 
@@ -116,6 +120,8 @@ class WebServer:
             web.get("/play/{token}/events", self._play_events),
             web.post("/play/{token}/press", self._press),
         ])
+        for mount in self.mounts:
+            mount(app)
         return app
 
     async def start(self, host: str, port: int, base_url: str | None = None) -> None:
@@ -174,16 +180,16 @@ class WebServer:
 
     async def _watch_state(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
-        return _json(await self._public(session, request.path.rsplit("/", 1)[0]))
+        return _json(await self.public_payload(session, request.path.rsplit("/", 1)[0]))
 
     async def _watch_events(self, request: web.Request) -> web.StreamResponse:
         session = await self._watched(request)
         base = request.path.rsplit("/", 1)[0]
 
         async def payload() -> dict:
-            return await self._public(await self.pages.fresh(session.id), base)
+            return await self.public_payload(await self.pages.fresh(session.id), base)
 
-        return await self._stream(request, session.id, payload)
+        return await self.stream(request, session.id, payload)
 
     async def _board(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
@@ -218,7 +224,7 @@ class WebServer:
 
     async def _play_state(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
-        return _json(await self._personal(session, granted.player, self._board_url(session.id)))
+        return _json(await self.personal_payload(session, granted.player, self._board_url(session.id)))
 
     async def _play_events(self, request: web.Request) -> web.StreamResponse:
         granted, session = await self._granted(request)
@@ -227,21 +233,32 @@ class WebServer:
 
         async def payload() -> dict:
             await self.links.check(token, now=self.host.clock())
-            return await self._personal(await self.pages.fresh(session.id), granted.player, board_url)
+            return await self.personal_payload(await self.pages.fresh(session.id), granted.player, board_url)
 
-        return await self._stream(request, session.id, payload, expires=granted.expires)
+        return await self.stream(request, session.id, payload, expires=granted.expires)
 
     async def _press(self, request: web.Request) -> web.Response:
-        if not self.gate.open or self._closing:
+        if self.restarting:
             return _json({"error": RESTARTING}, status=503)
         granted, session = await self._granted(request)
+        return await self.play(request, session, granted.player)
+
+    @property
+    def restarting(self) -> bool:
+        return not self.gate.open or self._closing
+
+    async def play(self, request: web.Request, session: SessionRecord, player: str) -> web.Response:
+        """`player`'s press in `session`, as the request's JSON body says, through the host (a page's, an
+        Activity's)."""
+        if self.restarting:
+            return _json({"error": RESTARTING}, status=503)
         try:
             body = await request.json()
         except ValueError:
             body = None
         with self.gate.passage():
             try:
-                answer = await press(self.host, session, granted.player, body, self._moved)
+                answer = await press(self.host, session, player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
                 said = page_words(refusal)
                 # The version judged: the page keeps the refusal on screen until the game moves past it.
@@ -263,10 +280,10 @@ class WebServer:
 
     # -- what a page is sent ----------------------------------------------------------------
 
-    async def _public(self, session: SessionRecord, base: str) -> dict:
+    async def public_payload(self, session: SessionRecord, base: str) -> dict:
         return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
 
-    async def _personal(self, session: SessionRecord, player: str, board_url: str) -> dict:
+    async def personal_payload(self, session: SessionRecord, player: str, board_url: str) -> dict:
         return await self._followed(session, await self.pages.personal(session, player, board_url))
 
     async def _followed(self, session: SessionRecord, page: dict) -> dict:
@@ -279,7 +296,7 @@ class WebServer:
 
     # -- the live stream ---------------------------------------------------------------------
 
-    async def _stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
+    async def stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
                       expires: float | None = None) -> web.StreamResponse:
         """Server-sent events: the page's payload now and after every change of the game (and when its link
         `expires`, so that the page is told at once)."""
@@ -323,7 +340,9 @@ class WebServer:
 
     # -- small pages ------------------------------------------------------------------------
 
-    async def _home(self, request: web.Request) -> web.Response:
+    async def _home(self, request: web.Request) -> web.StreamResponse:
+        if self.frame_home is not None and "frame_id" in request.query:
+            return await self.frame_home(request)
         return web.Response(text="Parlor's game pages. Ask for a game's link with /game web in its Discord "
                                  "channel.\n", content_type="text/plain")
 
@@ -349,11 +368,17 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Awaita
     try:
         response = await handler(request)
     except web.HTTPException as error:
-        error.headers.update(SECURITY_HEADERS)
+        _secure(error.headers)
         raise
     if not response.prepared:
-        response.headers.update(SECURITY_HEADERS)
+        _secure(response.headers)
     return response
+
+
+def _secure(headers: Any) -> None:
+    """The security headers, but those a window set itself (the Activity's CSP lets Discord frame it)."""
+    for name, value in SECURITY_HEADERS.items():
+        headers.setdefault(name, value)
 
 
 def _refused(status: int, message: str) -> web.HTTPException:

@@ -32,6 +32,12 @@ def _missing() -> str | None:
 @pytest_asyncio.fixture
 async def browser() -> AsyncIterator[object]:
     """A headless Chromium for one test."""
+    async for launched in launch():
+        yield launched
+
+
+async def launch(*extra_args: str) -> AsyncIterator[object]:
+    """A headless Chromium (started with `extra_args` too), closed when the iteration ends."""
     why = _missing()
     if why is not None:
         if os.environ.get("CI"):
@@ -41,7 +47,7 @@ async def browser() -> AsyncIterator[object]:
 
     executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = await playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
         try:
             yield launched
         finally:
