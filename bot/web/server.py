@@ -4,7 +4,8 @@ It runs on the aiohttp that discord.py already brings, on WEB_HOST:WEB_PORT, and
 set. Every page, stylesheet and script comes from this package (no CDN: a page works on a machine
 without internet), and the Content-Security-Policy lets a page load nothing from anywhere else.
 
-- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it).
+- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it); once the game
+  has ended, its step-through (`steps`, `step/<n>.png`: bot.web.history).
 - `/play/<token>`: a player's personal page (`state`, `events`, `view.png`, and `press` to act).
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
@@ -28,12 +29,14 @@ from aiohttp import web
 
 from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.presentation.frontend import AnswerRefused
+from bot.presentation.replays import replayable
 from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate
 from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
+from bot.web.history import History, NoHistory
 from bot.web.links import BadLink, Links, Pass
 from bot.web.page_text import page_refusal
 from bot.web.pages import Pages
@@ -61,7 +64,7 @@ RETRY_SECONDS = 2.0
 RECONNECT_MS = 1000
 """How soon a page whose stream broke (the bot restarting, a network hiccup) tries again: browsers wait 3 s
 by default; a second is enough for a restart to be noticed without hammering a bot that is down."""
-STATIC = ("parlor.css", "parlor.js")
+STATIC = ("parlor.css", "parlor.js", "history.js")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -80,6 +83,7 @@ class WebServer:
         self.host = host
         self.links = links
         self.pages = Pages(host)
+        self.history = History(host, self.pages.logs)
         self.feed = Feed(host.store.watched, clock=lambda: self.host.clock(),
                          **({"poll_seconds": poll_seconds} if poll_seconds else {}))
         self.show_move = show_move
@@ -101,6 +105,8 @@ class WebServer:
             web.get("/watch/{key}/state", self._watch_state),
             web.get("/watch/{key}/events", self._watch_events),
             web.get("/watch/{key}/board.png", self._board),
+            web.get("/watch/{key}/steps", self._steps),
+            web.get(r"/watch/{key}/step/{index:\d+}.png", self._step_picture),
             web.get("/play/{token}", self._play_page),
             web.get("/play/{token}/state", self._play_state),
             web.get("/play/{token}/events", self._play_events),
@@ -179,6 +185,22 @@ class WebServer:
             raise _refused(404, "This game has not begun: it has no board yet.")
         png = await self.pages.board(session)
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
+
+    async def _steps(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            return _json(await self.history.steps(session, f"{request.path.rsplit('/', 1)[0]}/step"))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+
+    async def _step_picture(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            png = await self.history.picture(session, int(request.match_info["index"]))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+        # An ended game's step never changes (the address carries its version).
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"})
 
     # -- a player's page ------------------------------------------------------------------
 
@@ -261,7 +283,10 @@ class WebServer:
     # -- what a page is sent ----------------------------------------------------------------
 
     async def _public(self, session: SessionRecord, base: str) -> dict:
-        return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
+        page = await self.pages.public(session, f"{base}/board.png")
+        # An ended game's public page steps through it (bot.web.history); a player's page does not.
+        steps = f"{base}/steps?v={session.version}" if replayable(session) is None else None
+        return await self._followed(session, {**page, "history": steps})
 
     async def _personal(self, session: SessionRecord, player: str, urls: tuple[str, str]) -> dict:
         return await self._followed(session, await self.pages.personal(session, player, *urls))
@@ -383,6 +408,7 @@ PAGE = """<!doctype html>
 <title>{title}</title>
 <link rel="stylesheet" href="/static/parlor.css">
 <script src="/static/parlor.js" defer></script>
+<script src="/static/history.js" defer></script>
 </head>
 <body data-base="{base}" data-kind="{kind}">
 <header>
@@ -411,6 +437,25 @@ PAGE = """<!doctype html>
 <figcaption id="board-text" class="text"></figcaption>
 </figure>
 <p id="dice" class="text"></p>
+</section>
+<section id="history" aria-labelledby="history-heading" hidden>
+<h2 id="history-heading">The game, step by step</h2>
+<div class="buttons" role="group" aria-label="Step through the game">
+<button type="button" id="step-first" class="secondary" aria-label="First step">⏮ First</button>
+<button type="button" id="step-previous" class="secondary" aria-label="Previous step">◀ Previous</button>
+<button type="button" id="step-next" class="secondary" aria-label="Next step">Next ▶</button>
+<button type="button" id="step-last" class="secondary" aria-label="Last step">Last ⏭</button>
+</div>
+<label for="step-slider" id="step-label">Step</label>
+<input type="range" id="step-slider" min="0" max="0" value="0" aria-describedby="step-line">
+<p class="hint-line">The ← and → keys step too. <a id="step-link" href="">Link to this step</a></p>
+<p id="step-line" role="status" aria-live="polite" aria-atomic="true"></p>
+<figure>
+<img id="step-board" alt="The board at this step: described in words below" aria-describedby="step-text">
+<figcaption id="step-text" class="text"></figcaption>
+</figure>
+<p id="step-dice"></p>
+<ul id="step-narration"></ul>
 </section>
 <section aria-labelledby="narration-heading">
 <h2 id="narration-heading">Since the turn changed</h2>
