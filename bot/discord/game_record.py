@@ -127,7 +127,7 @@ async def check_record(host: Host, record: GameRecord, guild_id: str | None) -> 
 
 def verdict_text(verdict: Verdict) -> str:
     """The verdict as `/game verify` answers it. The report is plain text full of what the file says (names,
-    actions), so its markdown is escaped: a name like `**bob**` reads as written (README)."""
+    actions), so its markdown is escaped: a name like `**bob**` reads as written (docs/players.md)."""
     head = ("✅ The record checks out." if verdict.ok
             else "❌ The record does not check out.")
     text = f"{head}\n{discord.utils.escape_markdown(verdict.text)}"

@@ -134,7 +134,7 @@ def table_message(model: TableModel, *, png: bytes | None, with_buttons: bool = 
     Without `png`, the same message as text only (bot.play.text_view).
 
     Only the players the model pings are notified; every other mention in the text shows a name and
-    pings nobody (see README: pings only when the turn changes).
+    pings nobody (docs/players.md: pings only when the turn changes).
     """
     message = {
         "content": model.content,
@@ -183,7 +183,7 @@ def log_messages(session: SessionRecord, lines: Sequence[str],
 
     The log comes as messages of up to Discord's 2,000 characters, cut between moves, as many as
     `LOG_MESSAGES_MAX`; a longer one (a long Crayon Rails game) would flood its asker with private
-    messages, so it comes as a text file, with the latest moves in the message (see the README). The
+    messages, so it comes as a text file, with the latest moves in the message (docs/players.md). The
     messages tell `lines` (names escaped: `log_lines`); the file, which is no Discord text, tells `written`
     (the same lines with names as written, `log_lines(escape=None)`) when given."""
     title = f"**{game_label(session)}**"

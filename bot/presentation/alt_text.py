@@ -60,7 +60,7 @@ _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 def update_label(session: SessionRecord) -> str:
     """Which moment of the game a table, panel or picture shows: "update 14". The game's version counts
     every change (each move, an undo, a stand-in, a setting), so it is named so that nobody reads it as
-    the number of moves made (the README's table section)."""
+    the number of moves made (docs/players.md, the table)."""
     return f"update {session.version}"
 
 

@@ -135,7 +135,7 @@ def state_words(session: SessionRecord, public_view: dict, names: dict[str, str]
 
 
 def fitted(headline: str | None, told: Sequence[str], state: str, limit: int = TABLE_TEXT_MAX) -> str:
-    """A table's words within `limit` (README, "Without sight or colour"): the headline, what happened and
+    """A table's words within `limit` (docs/players.md, "Without sight or colour"): the headline, what happened and
     the state in words. Past the limit the oldest of what happened goes first (`EARLIER` says where it is),
     since the headline and the state, which ends with whose turn it is and what for, are what a reader
     needs; the latest line of what happened stays. A state too long alone loses its middle lines."""

@@ -59,8 +59,8 @@ MARKED = {A: "__init__", B: "**Boss** `x`"}
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_name_is_read_as_written_though_marks_in_it_look_like_markdown(slug):
-    """README ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both players
-    as often with marks in their names as with plain names, and the picture's description sent says the same."""
+    """docs/players.md ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both
+    players as often with marks in their names as with plain names, and the picture's description sent says the same."""
     game = get_game(slug)
     state = game.new_game([A, B], SeededRandomness(3))
     session, view = session_of(slug, state), game.view(state, None)
