@@ -6,6 +6,7 @@ without internet), and the Content-Security-Policy lets a page load nothing from
 
 - `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it); once the game
   has ended, its step-through (`steps`, `step/<n>.png`: bot.web.history).
+- `/leaderboard/<server>.<signature>`: a server's leaderboard with each player's rating chart (bot.web.leaderboard).
 - `/play/<token>`: a player's personal page (`state`, `events`, `view.png`, and `press` to act).
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
@@ -37,6 +38,7 @@ from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
 from bot.web.history import History, NoHistory
+from bot.web.leaderboard import NotRated, chart_picture, leaderboard_page
 from bot.web.links import BadLink, Links, Pass
 from bot.web.page_text import page_refusal
 from bot.web.pages import Pages
@@ -107,6 +109,8 @@ class WebServer:
             web.get("/watch/{key}/board.png", self._board),
             web.get("/watch/{key}/steps", self._steps),
             web.get(r"/watch/{key}/step/{index:\d+}.png", self._step_picture),
+            web.get("/leaderboard/{key}", self._leaderboard),
+            web.get("/leaderboard/{key}/chart/{slug}/{player}.png", self._chart),
             web.get("/play/{token}", self._play_page),
             web.get("/play/{token}/state", self._play_state),
             web.get("/play/{token}/events", self._play_events),
@@ -145,6 +149,9 @@ class WebServer:
 
     def watch_path(self, session_id: int) -> str:
         return f"/watch/{self.links.watch_key(session_id)}"
+
+    def leaderboard_path(self, guild_id: str) -> str:
+        return f"/leaderboard/{self.links.leaderboard_key(guild_id)}"
 
     async def play_path(self, session_id: int, player: str) -> str:
         """A new personal address for `player`; his older ones for this game stop working."""
@@ -201,6 +208,28 @@ class WebServer:
             raise _refused(404, str(error)) from None
         # An ended game's step never changes (the address carries its version).
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"})
+
+    # -- the leaderboard ------------------------------------------------------------------
+
+    def _board_guild(self, request: web.Request) -> str:
+        try:
+            return self.links.leaderboard_guild(request.match_info["key"])
+        except BadLink as error:
+            raise _refused(404, error.message) from None
+
+    async def _leaderboard(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        text = await leaderboard_page(self.host.store, guild_id, request.path)
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _chart(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        try:
+            chart = await chart_picture(self.host.store, guild_id, request.match_info["slug"],
+                                        request.match_info["player"])
+        except NotRated as error:
+            raise _refused(404, str(error)) from None
+        return web.Response(body=chart.png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
     # -- a player's page ------------------------------------------------------------------
 

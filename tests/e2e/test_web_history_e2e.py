@@ -9,11 +9,13 @@ import re
 import aiohttp
 
 from bot.discord.replies import log_messages
+from bot.play.ratings import PEOPLE
+from bot.presentation.rating_charts import rating_chart
 from bot.presentation.replays import replays_of
 from bot.presentation.words import log_lines
-from tests.e2e.browser import Recorder, browser  # noqa: F401
+from tests.e2e.browser import PHONE, Recorder, browser  # noqa: F401
 from tests.e2e.test_replay_in_a_worker_e2e import a_finished_game
-from tests.e2e.test_web_e2e import links_for, parlor  # noqa: F401
+from tests.e2e.test_web_e2e import URL, links_for, parlor  # noqa: F401
 
 LINE = re.compile(r"^\d+\. ")
 
@@ -105,3 +107,27 @@ async def test_a_running_games_page_has_no_step_through(fake_discord, parlor, br
     async with aiohttp.ClientSession() as client, client.get(f"{watch}/steps") as answer:
         assert answer.status == 404
         assert "its step-through opens once it has ended" in (await answer.json())["error"]
+
+
+async def test_leaderboards_answer_links_to_a_page_with_each_players_rating_chart(
+        fake_discord, parlor, browser):  # noqa: F811
+    alice, bob, channel, _ = await a_finished_game(fake_discord, parlor)
+    asked = await fake_discord.slash(alice, "leaderboard", channel=channel, game="john-henry")
+    await fake_discord.wait_for(lambda: asked.response.attachments, what="the leaderboard")
+    [link] = URL.findall(asked.response.content.split("Each player's rating chart: ", 1)[1])
+    assert link.startswith(parlor.web.base_url + "/leaderboard/")
+
+    recorder, page = await Recorder.open(browser, link)
+    guild = str(channel.guild_id)
+    for user in (alice, bob):
+        chart = await rating_chart(parlor.host.store, guild, str(user.id), user.name, "john-henry", PEOPLE)
+        assert chart is not None and len(chart.points) == 1
+        image = page.get_by_alt_text(chart.alt_text)
+        await image.wait_for()
+        assert await image.evaluate("img => img.complete && img.naturalWidth") == 720
+        [body] = [body for url, body in recorder.bodies if url.endswith(f"/{user.id}.png")]
+        assert body == chart.png, "the page's chart is the one /stats attaches"
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    forged = link.replace(link.rsplit(".", 1)[1], "forged")
+    async with aiohttp.ClientSession() as client, client.get(forged) as answer:
+        assert answer.status == 404 and "/leaderboard" in (await answer.json())["error"]
