@@ -4,7 +4,7 @@
   Embedded App SDK (`static/discord-embedded-app-sdk.js`, shipped here: nothing is loaded from elsewhere).
 - `POST /activity/api/session`: the SDK's one-time code, the instance and its channel; answers a pass
   (bot.activity.identity) and the access token the page hands back to the SDK's `authenticate`.
-- `/activity/api/<pass>/state|events|board.png|view.png`, `POST .../press`: the table of the pass's channel,
+- `/activity/api/<pass>/state|events|board.png`, `POST .../press`: the table of the pass's channel,
   built, streamed and played exactly as the web page's (bot.web.server): a player of the game gets his personal
   payload and his choices, anyone else the public one.
 
@@ -68,7 +68,6 @@ class Activity:
             ("GET", "/activity/api/{pass}/state", self._state),
             ("GET", "/activity/api/{pass}/events", self._events),
             ("GET", "/activity/api/{pass}/board.png", self._board),
-            ("GET", "/activity/api/{pass}/view.png", self._view),
             ("POST", "/activity/api/{pass}/press", self._press),
         ]
         for prefix in PREFIXES:
@@ -153,7 +152,7 @@ class Activity:
 
     async def _payload(self, granted: ActivityPass, session: SessionRecord) -> dict:
         if granted.user in session.player_ids:
-            page = await self.web.personal_payload(session, granted.user, ("board.png", "view.png"))
+            page = await self.web.personal_payload(session, granted.user, "board.png")
         else:
             page = await self.web.public_payload(session, "")
             page["board"] = page["board"] and page["board"].lstrip("/")
@@ -189,13 +188,6 @@ class Activity:
             raise Refused("This game has not begun: it has no board yet.", 404)
         png = await self.web.pages.board(session)
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
-
-    async def _view(self, request: web.Request) -> web.Response:
-        granted, session = await self._table(request)
-        if session.state is None or granted.user not in session.player_ids:
-            raise Refused("Only a player of this game has a view of his own.", 404)
-        png = await self.web.pages.private_picture(session, granted.user)
-        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def _press(self, request: web.Request) -> web.Response:
         granted, session = await self._table(request)

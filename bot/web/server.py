@@ -4,13 +4,21 @@ It runs on the aiohttp that discord.py already brings, on WEB_HOST:WEB_PORT, and
 set. Every page, stylesheet and script comes from this package (no CDN: a page works on a machine
 without internet), and the Content-Security-Policy lets a page load nothing from anywhere else.
 
-- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it).
-- `/play/<token>`: a player's personal page (`state`, `events`, `view.png`, and `press` to act).
+- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it); once the game
+  has ended, its step-through (`steps`, `step/<n>.png`: bot.web.history).
+- `/leaderboard/<server>.<signature>`: a server's leaderboard with each player's rating chart (bot.web.leaderboard).
+- `/play/<token>`: a player's personal page (`state`, `events`, and `press` to act); his own part is in words
+  on the public board's page (bot.web.pages), so it has no picture of its own.
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
 so a page that reconnects is simply up to date. A personal page's stream checks its link at every
 change and when the link expires, and is told so and closed when the link was revoked or has expired.
 Access logs are off: a personal link is a password and must not end up in a log.
+
+An address that does not work, personal (forged, expired, replaced, not his game) or public (forged, or its
+game gone), opens one error page saying why, with the refusal's status (403, 404) kept rather than a soft 200:
+a browser notes that status in its console for the page itself, and that is the only line it notes (the icon
+is served, every script runs clean: tests/e2e/test_web_e2e.py). Its `state`, `events` and `press` answer JSON.
 """
 
 from __future__ import annotations
@@ -28,12 +36,15 @@ from aiohttp import web
 
 from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.presentation.frontend import AnswerRefused
+from bot.presentation.replays import replayable
 from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate
 from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
+from bot.web.history import History, NoHistory
+from bot.web.leaderboard import NotRated, chart_picture, leaderboard_page
 from bot.web.links import BadLink, Links, Pass
 from bot.web.page_text import page_refusal
 from bot.web.pages import Pages
@@ -61,7 +72,11 @@ RETRY_SECONDS = 2.0
 RECONNECT_MS = 1000
 """How soon a page whose stream broke (the bot restarting, a network hiccup) tries again: browsers wait 3 s
 by default; a second is enough for a restart to be noticed without hammering a bot that is down."""
-STATIC = ("parlor.css", "parlor.js")
+STATIC = {"parlor.css": "text/css", "parlor.js": "text/javascript", "history.js": "text/javascript",
+          "favicon.png": "image/png"}
+"""What `/static/` serves, with its type. The icon (a die's five, 32 px, drawn once with Pillow) is declared by every
+page (`<link rel=icon>`) and also answers `/favicon.ico`, which a browser asks for where no page declared one:
+a 404 there is a console error on every page."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -80,6 +95,7 @@ class WebServer:
         self.host = host
         self.links = links
         self.pages = Pages(host)
+        self.history = History(host, self.pages.logs)
         self.feed = Feed(host.store.watched, clock=lambda: self.host.clock(),
                          **({"poll_seconds": poll_seconds} if poll_seconds else {}))
         self.show_move = show_move
@@ -100,15 +116,19 @@ class WebServer:
         app = web.Application(middlewares=[_headers])
         app.add_routes([
             web.get("/", self._home),
+            web.get("/favicon.ico", self._icon),
             web.get("/static/{name}", self._static),
             web.get("/watch/{key}", self._watch_page),
             web.get("/watch/{key}/state", self._watch_state),
             web.get("/watch/{key}/events", self._watch_events),
             web.get("/watch/{key}/board.png", self._board),
+            web.get("/watch/{key}/steps", self._steps),
+            web.get(r"/watch/{key}/step/{index:\d+}.png", self._step_picture),
+            web.get("/leaderboard/{key}", self._leaderboard),
+            web.get("/leaderboard/{key}/chart/{slug}/{player}.png", self._chart),
             web.get("/play/{token}", self._play_page),
             web.get("/play/{token}/state", self._play_state),
             web.get("/play/{token}/events", self._play_events),
-            web.get("/play/{token}/view.png", self._private_picture),
             web.post("/play/{token}/press", self._press),
         ])
         for mount in self.mounts:
@@ -146,6 +166,9 @@ class WebServer:
     def watch_path(self, session_id: int) -> str:
         return f"/watch/{self.links.watch_key(session_id)}"
 
+    def leaderboard_path(self, guild_id: str) -> str:
+        return f"/leaderboard/{self.links.leaderboard_key(guild_id)}"
+
     async def play_path(self, session_id: int, player: str) -> str:
         """A new personal address for `player`; his older ones for this game stop working."""
         token, _ = await self.links.issue(session_id, player, now=self.host.clock(), hours=self.link_hours)
@@ -163,7 +186,10 @@ class WebServer:
             raise _refused(404, NO_GAME) from None
 
     async def _watch_page(self, request: web.Request) -> web.Response:
-        session = await self._watched(request)
+        try:
+            session = await self._watched(request)
+        except web.HTTPException as refused:
+            return _refusal_page(request, refused, personal=False)
         return _page(f"{_title(session)}: watch", request.path, personal=False)
 
     async def _watch_state(self, request: web.Request) -> web.Response:
@@ -186,6 +212,44 @@ class WebServer:
         png = await self.pages.board(session)
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
+    async def _steps(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            return _json(await self.history.steps(session, f"{request.path.rsplit('/', 1)[0]}/step"))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+
+    async def _step_picture(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            png = await self.history.picture(session, int(request.match_info["index"]))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+        # An ended game's step never changes (the address carries its version).
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"})
+
+    # -- the leaderboard ------------------------------------------------------------------
+
+    def _board_guild(self, request: web.Request) -> str:
+        try:
+            return self.links.leaderboard_guild(request.match_info["key"])
+        except BadLink as error:
+            raise _refused(404, error.message) from None
+
+    async def _leaderboard(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        text = await leaderboard_page(self.host.store, guild_id, request.path)
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _chart(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        try:
+            chart = await chart_picture(self.host.store, guild_id, request.match_info["slug"],
+                                        request.match_info["player"])
+        except NotRated as error:
+            raise _refused(404, str(error)) from None
+        return web.Response(body=chart.png, content_type="image/png", headers={"Cache-Control": "no-cache"})
+
     # -- a player's page ------------------------------------------------------------------
 
     async def _granted(self, request: web.Request) -> tuple[Pass, SessionRecord]:
@@ -200,39 +264,30 @@ class WebServer:
             raise _refused(403, "You are not playing in this game: ask for its public page with `/game web`.")
         return granted, session
 
-    def _personal_urls(self, request: web.Request, session_id: int) -> tuple[str, str]:
-        base = f"/play/{request.match_info['token']}"
-        return f"{self.watch_path(session_id)}/board.png", f"{base}/view.png"
+    def _board_url(self, session_id: int) -> str:
+        return f"{self.watch_path(session_id)}/board.png"
 
     async def _play_page(self, request: web.Request) -> web.Response:
         try:
             _, session = await self._granted(request)
         except web.HTTPException as refused:
-            return _page("Parlor: this link does not work", request.path, personal=True,
-                         refusal=json.loads(refused.text or "{}").get("error", ""), status=refused.status)
+            return _refusal_page(request, refused, personal=True)
         return _page(f"{_title(session)}: your page", request.path, personal=True)
 
     async def _play_state(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
-        return _json(await self.personal_payload(session, granted.player, self._personal_urls(request, session.id)))
+        return _json(await self.personal_payload(session, granted.player, self._board_url(session.id)))
 
     async def _play_events(self, request: web.Request) -> web.StreamResponse:
         granted, session = await self._granted(request)
-        urls = self._personal_urls(request, session.id)
+        board_url = self._board_url(session.id)
         token = request.match_info["token"]
 
         async def payload() -> dict:
             await self.links.check(token, now=self.host.clock())
-            return await self.personal_payload(await self.pages.fresh(session.id), granted.player, urls)
+            return await self.personal_payload(await self.pages.fresh(session.id), granted.player, board_url)
 
         return await self.stream(request, session.id, payload, expires=granted.expires)
-
-    async def _private_picture(self, request: web.Request) -> web.Response:
-        granted, session = await self._granted(request)
-        if session.state is None:
-            raise _refused(404, "This game has not begun: nobody has a view yet.")
-        png = await self.pages.private_picture(session, granted.player)
-        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
 
     async def _press(self, request: web.Request) -> web.Response:
         if self.restarting:
@@ -278,10 +333,13 @@ class WebServer:
     # -- what a page is sent ----------------------------------------------------------------
 
     async def public_payload(self, session: SessionRecord, base: str) -> dict:
-        return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
+        page = await self.pages.public(session, f"{base}/board.png")
+        # An ended game's public page steps through it (bot.web.history); a player's page does not.
+        steps = f"{base}/steps?v={session.version}" if replayable(session) is None else None
+        return await self._followed(session, {**page, "history": steps})
 
-    async def personal_payload(self, session: SessionRecord, player: str, urls: tuple[str, str]) -> dict:
-        return await self._followed(session, await self.pages.personal(session, player, *urls))
+    async def personal_payload(self, session: SessionRecord, player: str, board_url: str) -> dict:
+        return await self._followed(session, await self.pages.personal(session, player, board_url))
 
     async def _followed(self, session: SessionRecord, page: dict) -> dict:
         """The page, and its game's rematch once begun: the rematch's public page, which whoever sees this page
@@ -347,9 +405,16 @@ class WebServer:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
-        kind = "text/css" if name.endswith(".css") else "text/javascript"
-        return web.Response(text=text, content_type=kind, headers={"Cache-Control": "max-age=3600"})
+        return _static_file(name)
+
+    async def _icon(self, request: web.Request) -> web.Response:
+        return _static_file("favicon.png")
+
+
+def _static_file(name: str) -> web.Response:
+    body = resources.files("bot.web").joinpath("static", name).read_bytes()
+    return web.Response(body=body, content_type=STATIC[name], charset=None if name.endswith(".png") else "utf-8",
+                        headers={"Cache-Control": "max-age=3600"})
 
 
 @web.middleware
@@ -391,6 +456,13 @@ def _title(session: SessionRecord) -> str:
     return f"{get_game(session.slug).title} #{session.id}"
 
 
+def _refusal_page(request: web.Request, refused: web.HTTPException, *, personal: bool) -> web.Response:
+    """A page whose address does not work (a bad, expired or revoked personal link, a public address forged or of a
+    game that is gone): one error page, saying why, with the refusal's status."""
+    return _page("Parlor: this link does not work", request.path, personal=personal,
+                 refusal=json.loads(refused.text or "{}").get("error", ""), status=refused.status)
+
+
 def _page(title: str, base: str, *, personal: bool, refusal: str = "", status: int = 200) -> web.Response:
     """The page's HTML: a skeleton the script fills from the stream (and a refusal, when the link fails)."""
     text = PAGE.format(title=html.escape(title), base=html.escape(base, quote=True),
@@ -406,8 +478,10 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
+<link rel="icon" type="image/png" href="/static/favicon.png">
 <link rel="stylesheet" href="/static/parlor.css">
 <script src="/static/parlor.js" defer></script>
+<script src="/static/history.js" defer></script>
 </head>
 <body data-base="{base}" data-kind="{kind}">
 <header>
@@ -417,25 +491,42 @@ PAGE = """<!doctype html>
 </header>
 <main>
 <p id="refusal" class="refusal" role="alert"{refused_hidden}>{refusal}</p>
-<section id="you" aria-labelledby="you-heading" hidden>
-<h2 id="you-heading">Your view (only you see this)</h2>
+<section aria-labelledby="board-heading">
+<h2 id="board-heading">The table</h2>
+<p id="headline"></p>
+<img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
+<section id="you" class="yours" aria-labelledby="you-heading" hidden>
+<h3 id="you-heading"></h3>
 <p id="private-text" class="text"></p>
-<img id="private-picture" alt="Your view of the table: the same as the words above" hidden>
 </section>
-<section id="choices" aria-labelledby="choices-heading" hidden>
-<h2 id="choices-heading">Your move</h2>
+<section id="choices" class="yours" aria-labelledby="choices-heading" hidden>
+<h3 id="choices-heading">Your move</h3>
+<p id="prompt"></p>
 <div id="controls"></div>
 </section>
 <p id="error" class="refusal" role="alert"></p>
 <p id="done" role="status" aria-live="polite"></p>
-<section aria-labelledby="board-heading">
-<h2 id="board-heading">The table</h2>
-<p id="headline"></p>
-<figure>
-<img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
-<figcaption id="board-text" class="text"></figcaption>
-</figure>
+<p id="board-text" class="text"></p>
 <p id="dice" class="text"></p>
+</section>
+<section id="history" aria-labelledby="history-heading" hidden>
+<h2 id="history-heading">The game, step by step</h2>
+<div class="buttons" role="group" aria-label="Step through the game">
+<button type="button" id="step-first" class="secondary" aria-label="First step">⏮ First</button>
+<button type="button" id="step-previous" class="secondary" aria-label="Previous step">◀ Previous</button>
+<button type="button" id="step-next" class="secondary" aria-label="Next step">Next ▶</button>
+<button type="button" id="step-last" class="secondary" aria-label="Last step">Last ⏭</button>
+</div>
+<label for="step-slider" id="step-label">Step</label>
+<input type="range" id="step-slider" min="0" max="0" value="0" aria-describedby="step-line">
+<p class="hint-line">The ← and → keys step too. <a id="step-link" href="">Link to this step</a></p>
+<p id="step-line" role="status" aria-live="polite" aria-atomic="true"></p>
+<figure>
+<img id="step-board" alt="The board at this step: described in words below" aria-describedby="step-text">
+<figcaption id="step-text" class="text"></figcaption>
+</figure>
+<p id="step-dice"></p>
+<ul id="step-narration"></ul>
 </section>
 <section aria-labelledby="narration-heading">
 <h2 id="narration-heading">Since the turn changed</h2>

@@ -61,6 +61,8 @@ class Recorder:
         self.bodies: list[tuple[str, bytes]] = []
         self.events: list[str] = []
         self.urls: list[str] = []
+        self.console: list[str] = []
+        """What the page's console reported as an error (a resource refused, a script's exception)."""
 
     @classmethod
     async def open(cls, browser, url: str) -> tuple[Recorder, object]:
@@ -73,6 +75,9 @@ class Recorder:
         cdp.on("Network.eventSourceMessageReceived", lambda event: recorder.events.append(event["data"]))
         page.on("response", recorder._response)
         page.on("request", lambda request: recorder.urls.append(request.url))
+        page.on("console", lambda message: recorder.console.append(f"{message.text} ({message.location})")
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: recorder.console.append(f"uncaught: {error}"))
         await page.goto(url)
         return recorder, page
 

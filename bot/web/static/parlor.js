@@ -56,6 +56,9 @@
     element.replaceChildren(...lines.map((line) => { const item = document.createElement("li"); rich(item, line); return item; }));
   }
 
+  // Shared with the step-through (static/history.js): the same text drawing.
+  window.Parlor = { rich: (element, text) => rich(element, text), list: (element, lines) => list(element, lines) };
+
   function picture(img, url) {
     if (url) { if (img.getAttribute("src") !== url) img.src = url; img.hidden = false; }
     else { img.hidden = true; img.removeAttribute("src"); }
@@ -88,10 +91,13 @@
     const log = $("log");
     list(log, page.log.length ? page.log : ["No moves yet."]);
     log.scrollTop = log.scrollHeight;
+    // The step-through of an ended game (static/history.js) learns of each page drawn.
+    document.dispatchEvent(new CustomEvent("parlor:page", { detail: page }));
     if (personal) {
-      $("you").hidden = !page.private_text && !page.private_picture;
+      // His own part of the table, said once to be his alone (the words under it are the bones, not a heading).
+      $("you").hidden = !page.private_text;
+      $("you-heading").textContent = page.private_text ? `${page.private_title} (only you see this)` : "";
       rich($("private-text"), page.private_text);
-      picture($("private-picture"), page.private_picture);
       controls(page.choices, null);
     }
   }
@@ -114,10 +120,9 @@
     const focused = document.activeElement && box.contains(document.activeElement);
     box.replaceChildren();
     $("choices").hidden = !choices.length && !step;
+    // The move box's own prompt: what a step asks ("Pawn 3 on a1: where to?"), else what the game asks of him now.
+    rich($("prompt"), step ? step.text : (current && current.prompt) || "");
     if (step) {
-      const text = document.createElement("p");
-      rich(text, step.text);
-      box.append(text);
       if (step.picture) {
         const preview = document.createElement("img");
         preview.src = step.picture;
