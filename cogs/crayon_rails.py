@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.discord.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
 from bot.discord.attachments import attachment
+from bot.discord.control_ids import OUT_OF_DATE, strictly
 from bot.discord.replies import EMBED_COLOUR
 from bot.play.host import UserError
 from bot.presentation.alt_text import step_alt, update_label
@@ -83,6 +84,7 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
             session_id, version, player, target, choice)
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> BuildPreviewButton:
         return cls(int(match["session"]), int(match["version"]), match["player"], match["target"], match["choice"])
@@ -93,6 +95,8 @@ class BuildPreviewButton(discord.ui.DynamicItem[discord.ui.Button],
                 raise UserError(f"Only {mention(self.player)} can confirm or cancel this build; "
                                 "use /build to plan your own.")
             session = await pressed_session(interaction, self.session_id)
+            if session.slug != SLUG:
+                raise UserError(OUT_OF_DATE)  # a Crayon Rails control naming another game (bot.discord.control_ids)
             if session.version != self.version:
                 # A refusal, left there unless this preview's Confirm, pressed at the same moment (a double
                 # click), built it: then it shows that (bot.discord.private_presses).

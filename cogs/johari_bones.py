@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.discord.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
 from bot.discord.buttons import BUTTON_ITEMS
+from bot.discord.control_ids import NUMBER_MAX, OUT_OF_DATE, strictly
 from bot.discord.presses import private_panel
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontends.johari_bones import (
@@ -107,13 +108,17 @@ class ShowBonesButton(discord.ui.DynamicItem[discord.ui.Button],
         self.session_id = session_id
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> ShowBonesButton:
         return cls(int(match["session"]), label=item.label or "Show my bones", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> Done:
-            return await hand_of(interaction, await pressed_session(interaction, self.session_id))
+            session = await pressed_session(interaction, self.session_id)
+            if session.slug != SLUG:
+                raise UserError(OUT_OF_DATE)  # a Johari Bones control naming another game (bot.discord.control_ids)
+            return await hand_of(interaction, session)
 
         await play(interaction, work, shows_table=False)
 
@@ -128,6 +133,7 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
         self.player = player
 
     @classmethod
+    @strictly(discord.ui.Select)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: re.Match[str]) -> GamePicker:
         return cls(match["player"], list(item.options))
@@ -137,7 +143,12 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select],
             values = (interaction.data or {}).get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise UserError("Choose one of the games in the menu.")
-            hand = await hand_of(interaction, await host_of(interaction).session(int(values[0])))
+            if int(values[0]) > NUMBER_MAX:
+                raise UserError(OUT_OF_DATE)
+            session = await host_of(interaction).session(int(values[0]))
+            if session.slug != SLUG or str(interaction.user.id) not in session.player_ids:
+                raise UserError(OUT_OF_DATE)
+            hand = await hand_of(interaction, session)
             return Done(update=hand.private)
 
         await play(interaction, work)

@@ -68,11 +68,16 @@ async def act_on_verb(interaction: discord.Interaction, verb: str, *, ai: int | 
 
 async def autocomplete_verb(interaction: discord.Interaction, verb: str, option: str,
                             current: str) -> list[app_commands.Choice[str]]:
-    """Choices for `option` of `verb` from the user's legal actions in this channel's game."""
+    """Choices for `option` of `verb` from the user's legal actions in this channel's game.
+
+    Ruling: with no game running here (none, or still a lobby) there is nothing to choose yet: an empty list,
+    which Discord shows as no options (an error would show "Loading options failed")."""
     host = host_of(interaction)
     try:
         session = await host.open_session(str(interaction.channel_id))
     except UserError:
+        return []
+    if session.status != "active":
         return []
     legal = host.legal_actions(session, str(interaction.user.id))
     typed = {key: value for key, value in vars(interaction.namespace).items() if value is not None}

@@ -329,6 +329,9 @@ async def show_done(interaction: discord.Interaction, done: Done,
     if update is not None:
         await interaction.edit_original_response(**as_edit(update))
     if done.dismiss and not _deferred_thinking(interaction):
+        notes = getattr(client, "private_notes", None)
+        if notes is not None and done.session_id is not None:
+            notes.dismissed(done.session_id, interaction)  # deleted here, so not again (bot.discord.private_notes)
         with contextlib.suppress(discord.NotFound):
             await interaction.delete_original_response()
     if private is None and _deferred_thinking(interaction):

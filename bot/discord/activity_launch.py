@@ -13,6 +13,7 @@ import re
 
 import discord
 
+from bot.discord.control_ids import strictly
 from bot.play.host import UserError
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class PlayInDiscordButton(discord.ui.DynamicItem[discord.ui.Button], template=r"
                                            custom_id=f"parlor:activity:{session_id}"))
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> PlayInDiscordButton:
         return cls(int(match["session"]))

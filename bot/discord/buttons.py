@@ -14,6 +14,7 @@ from typing import ClassVar, Self
 
 import discord
 
+from bot.discord.control_ids import strictly
 from bot.discord.dispatch import dispatch
 from bot.presentation.frontend import TOKEN_PATTERN
 
@@ -31,6 +32,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
         self.token = token
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> ActionButton:
         return cls(int(match["session"]), int(match["version"]), match["token"],
@@ -58,6 +60,7 @@ class VerbButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:ve
         self.verb = verb
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> Self:
         return cls(int(match["session"]), match["verb"])
@@ -99,6 +102,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
         self.version = version
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> UndoButton:
         return cls(int(match["session"]), int(match["version"]), label=item.label or "Undo")
@@ -126,6 +130,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:
         self.session_id = session_id
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> ReplayButton:
         return cls(int(match["session"]))

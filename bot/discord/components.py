@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import discord
 
 from bot.discord.buttons import BUTTON_ITEMS, ActionButton
+from bot.discord.control_ids import strictly
 from bot.discord.dispatch import dispatch
 from bot.presentation.frontend import MAX_ROW_BUTTONS, MAX_ROWS, MAX_TEXT, TOKEN_PATTERN, Component, Form, Select
 from bot.presentation.frontend import ActionButton as ButtonSpec
@@ -38,6 +39,7 @@ class ChoiceMenu(discord.ui.DynamicItem[discord.ui.Select],
         self.session_id, self.version, self.key = session_id, version, key
 
     @classmethod
+    @strictly(discord.ui.Select)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: re.Match[str]) -> ChoiceMenu:
         return cls(int(match["session"]), int(match["version"]), match["key"], item)
@@ -58,6 +60,7 @@ class FormButton(discord.ui.DynamicItem[discord.ui.Button],
         self.session_id, self.version, self.key = session_id, version, key
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> FormButton:
         return cls(int(match["session"]), int(match["version"]), match["key"], label=item.label or "Form…",

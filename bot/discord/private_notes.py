@@ -5,8 +5,10 @@ next step, **Show my bones**) can only be changed or deleted through the interac
 15 minutes. So the reply path (`bot.discord.actions.show_done`) hands each new one to `PrivateNotes.shown`,
 which deletes the one the same player got before in the same game, before showing the new one: that
 one has been read, and he has asked for something newer. A reply the player chose
-a move on goes at once (`bot.discord.presses.publish`); together they leave each player at most one private
-note per game.
+a move on goes at once (`bot.discord.presses.publish`), through that press, and is forgotten here
+(`dismissed`: it is found by the interaction that posted it, which Discord names on the message), so it is
+not deleted a second time (Discord would refuse that: 404 Unknown Message); together they leave each player
+at most one private note per game, each deleted once.
 
 Rulings: kept in memory only (after a restart, or past Discord's 15 minutes, an older note stays: it
 cannot be deleted any more); refusals are not tracked (each says something once and changes nothing),
@@ -42,3 +44,15 @@ class PrivateNotes:
         if before is not None and before.id != interaction.id:
             with contextlib.suppress(discord.HTTPException):
                 await before.delete_original_response()
+
+    def dismissed(self, session_id: int, press: discord.Interaction) -> None:
+        """`press` was made on a private reply about `session_id` that it is about to delete: if that reply is
+        the player's note, it is gone, and is not deleted again when his next note is shown."""
+        message = press.message
+        posted_by = message.interaction_metadata if message is not None else None
+        if posted_by is None:
+            return
+        key = (session_id, press.user.id)
+        note = self._latest.get(key)
+        if note is not None and note.id == posted_by.id:
+            del self._latest[key]

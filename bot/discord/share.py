@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from bot.discord.actions import acknowledge, guarded
+from bot.discord.control_ids import strictly
 from bot.discord.replies import as_edit
 from bot.play.host import UserError
 from bot.presentation.user_text import MESSAGE_MAX
@@ -77,6 +78,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button],
         self.argument = argument
 
     @classmethod
+    @strictly(discord.ui.Button)
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> ShareButton:
         return cls(match["kind"], match["argument"])

@@ -35,6 +35,13 @@ A server may ask for text-only tables (bot.play.text_view): the same message and
 Rulings: an invited player is pinged once when the lobby opens; the final table pings nobody
 (winners are named, not notified).
 
+A re-posted table is recorded together with the table it supersedes, listed as still to delete (`retiring`),
+and that one is deleted only then: a crash (kill -9) before its deletion, or a deletion Discord refused, leaves
+it listed, and start-up (`catch_up`) or the game's next update deletes it, so no second table with live-looking
+buttons outlives a crash. The record is saved only over the message it was read with (a compare-and-set): when
+two processes show one game at the same moment (a DM and the channel moving it), the one that records second
+retires its own post and shows the game again over the other's table.
+
 A crash between posting a new table and recording it leaves a table the store does not know of.
 At start-up, before a table behind its game is brought up to date, the channel's latest messages
 (`STRAY_SCAN`) are searched for the bot's own tables of that game other than the recorded one, and
@@ -103,6 +110,8 @@ def pings(record: TableRecord, now: list[str], session: SessionRecord, *, first:
     return repost, [p for p in now if p not in record.announced] if repost else []
 
 
+SWAP_TRIES = 3
+"""Times a table is shown again after another process recorded its own table of the game first."""
 TABLE_RETRIES = (5.0, 30.0, 120.0, 600.0)
 """Seconds before each new try at a table that failed to update (`Tables.retries`; tests use 0)."""
 
@@ -224,14 +233,18 @@ class Tables:
         self._records.move_to_end(session_id)
         return known.model_copy()
 
-    async def _save(self, record: TableRecord) -> None:
+    async def _save(self, record: TableRecord, *, over: str | bool | None = True) -> bool:
         """Record what the table shows: in memory first, so that if the store fails, this process still knows
-        which message is the table (and never posts a second one for the same move)."""
+        which message is the table (and never posts a second one for the same move). With `over`, only if the
+        stored row still names that message (else False, and the stored row is read back next time)."""
         self._records.pop(record.session_id, None)
         self._records[record.session_id] = record.model_copy()
         while len(self._records) > RECORDS_KEPT:
             self._records.popitem(last=False)
-        await self.host.store.save_table(record)
+        if await self.host.store.save_table(record, over=over):
+            return True
+        self._records.pop(record.session_id, None)
+        return False
 
     async def compose(self, session: SessionRecord, ping: list[str]) -> dict[str, Any]:
         """The table's message for the session as committed."""
@@ -267,14 +280,21 @@ class Tables:
 
     async def _show_locked(self, session_id: int, *, to_bottom: bool, strays: bool) -> None:
         async with self._lock(session_id):
-            session = await self.host.current(session_id)
-            record = await self._record(session_id)
-            if strays:
-                await self._retire_strays(session, record.message_id if record else None)
-            if (record is not None and record.message_id and not to_bottom
-                    and record.shown_version >= session.version):
-                return
-            await self._put(session, record, targets(session, self.host), to_bottom=to_bottom)
+            for _ in range(SWAP_TRIES):
+                session = await self.host.current(session_id)
+                record = await self._record(session_id)
+                if strays:
+                    await self._retire_strays(session, record.message_id if record else None)
+                if record is not None and record.retiring:
+                    await self._finish_retiring(session, record)
+                if (record is not None and record.message_id and not to_bottom
+                        and record.shown_version >= session.version):
+                    return
+                if await self._put(session, record, targets(session, self.host), to_bottom=to_bottom):
+                    return
+                # Another process recorded its own table of the game meanwhile: ours is retired; show over theirs.
+                to_bottom = False
+            log.warning("the table of session %s kept changing under this process; left to the other", session_id)
 
     def _retry_later(self, session_id: int) -> None:
         """Have a table that failed to update tried again (unless that is under way already)."""
@@ -304,10 +324,14 @@ class Tables:
             await self.show(upcoming.committed.id)
 
     async def _put(self, session: SessionRecord, record: TableRecord | None, now: list[str], *,
-                   to_bottom: bool = False) -> None:
+                   to_bottom: bool = False) -> bool:
         """Show `session` (the game's lock held; `now`: whom it asks to act): its table edited in place or
-        re-posted, then recorded; with the message and request written during its commit if they fit."""
+        re-posted, then recorded; with the message and request written during its commit if they fit.
+
+        The record is saved only over the message it was read with (`_save(over=...)`); False if another
+        process recorded its table first: a table this call posted is retired, and theirs stays."""
         first = record is None
+        read_over = record.message_id if record is not None else None
         record = record or TableRecord(session_id=session.id, channel_id=session.channel_id)
         left_lobby = record.shown_status == "lobby" and session.status != "lobby"
         repost, ping = pings(record, now, session, first=first, to_bottom=to_bottom)
@@ -329,22 +353,44 @@ class Tables:
             record.message_id = await table_request.sent(self.client, channel_id, None,
                                                          self._request(message, edit=False))
         record.shown_version, record.shown_status, record.announced = session.version, session.status, now
-        await self._save(record)
         if previous:
-            await self._retire(self._channel(session), previous)
+            record.retiring = [*record.retiring, previous]  # recorded with its successor: see `_finish_retiring`
+        if not await self._save(record, over=read_over):
+            if record.message_id != read_over:
+                await self._retire(self._channel(session), record.message_id)
+            return False
+        if record.retiring:
+            await self._finish_retiring(session, record)
         if first or left_lobby:
             await self._earlier_games(session, first=first)
+        return True
 
-    async def _retire(self, channel: discord.PartialMessageable, message_id: str) -> None:
-        """Delete a superseded table; if that fails, at least take its buttons away."""
+    async def _finish_retiring(self, session: SessionRecord, record: TableRecord) -> None:
+        """Delete the superseded tables the record lists, and record that they are gone. Listed in the same
+        save as the table that replaced them, so a crash (or a failed delete) before this leaves them listed:
+        start-up (`catch_up`) or the game's next update finishes it, and the channel keeps one table."""
+        channel = self._channel(session)
+        left = [message_id for message_id in record.retiring if not await self._retire(channel, message_id)]
+        if left == record.retiring:
+            return
+        record.retiring = left
+        await self._save(record, over=record.message_id)
+
+    async def _retire(self, channel: discord.PartialMessageable, message_id: str | None) -> bool:
+        """Delete a superseded table (True once it is gone); if that fails, at least take its buttons away."""
+        if message_id is None:
+            return True
         message = channel.get_partial_message(int(message_id))
         try:
             await message.delete()
         except discord.NotFound:
-            return
+            return True
         except discord.HTTPException:
+            log.warning("could not delete the superseded table %s; it is tried again later", message_id)
             with contextlib.suppress(discord.HTTPException):
                 await message.edit(view=None)
+            return False
+        return True
 
     async def _retire_strays(self, session: SessionRecord, recorded: str | None) -> None:
         """Retire the bot's tables of `session` among the channel's latest messages, but the recorded one."""
@@ -416,13 +462,15 @@ class Tables:
             await panels.close(session)
 
     async def catch_up(self, shards: Shards | None = None) -> int:
-        """Bring every table behind its committed game up to date (at start-up); returns how many.
+        """Bring every table behind its committed game up to date, and finish deleting the tables superseded
+        before a crash (at start-up); returns how many games' tables it saw to.
 
         A process running some shards catches up its own guilds' tables only."""
         caught = 0
-        for session_id in await self.host.store.tables_behind(shards):
+        behind = set(await self.host.store.tables_behind(shards))
+        for session_id in sorted(behind | set(await self.host.store.tables_retiring(shards))):
             try:
-                await self.show(session_id, strays=True)
+                await self.show(session_id, strays=session_id in behind)
                 caught += 1
             except Exception:
                 log.exception("could not bring the table of session %s up to date", session_id)

@@ -147,4 +147,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE panels ADD COLUMN shows TEXT;
     """,
+    # 11: superseded tables not yet deleted (bot.discord.table): recorded with the table that replaced them, so a
+    # crash before their deletion is finished at start-up or on the game's next update, never leaving two tables
+    """
+    ALTER TABLE tables ADD COLUMN retiring TEXT NOT NULL DEFAULT '[]';
+    """,
 ]

@@ -120,7 +120,8 @@ class TableRecord(BaseModel):
     """One row of `tables`: the message that shows a game in its channel, and what it shows.
 
     `shown_version` is the session version drawn on it (behind the session's own after a crash
-    between a commit and the Discord call); `announced` are the players to act it mentioned.
+    between a commit and the Discord call); `announced` are the players to act it mentioned; `retiring` are
+    the game's superseded tables still to delete (a crash came before their deletion, or it failed).
     """
 
     session_id: int
@@ -129,6 +130,7 @@ class TableRecord(BaseModel):
     shown_version: int = -1
     shown_status: str | None = None
     announced: list[str] = []
+    retiring: list[str] = []
 
 
 class PanelRecord(BaseModel):

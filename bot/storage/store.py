@@ -341,8 +341,11 @@ class Store:
     async def table(self, session_id: int) -> TableRecord | None:
         return await self._tables.table(session_id)
 
-    async def save_table(self, record: TableRecord) -> None:
-        return await self._tables.save_table(record)
+    async def save_table(self, record: TableRecord, *, over: str | bool | None = True) -> bool:
+        return await self._tables.save_table(record, over=over)
+
+    async def tables_retiring(self, shards: Shards | None = None) -> list[int]:
+        return await self._tables.tables_retiring(shards)
 
     async def tables_behind(self, shards: Shards | None = None) -> list[int]:
         return await self._tables.tables_behind(shards)

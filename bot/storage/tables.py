@@ -21,21 +21,36 @@ class Tables(Repository):
             return None
         return _table_from_row(row)
 
-    async def save_table(self, record: TableRecord) -> None:
-        """Record what a table shows. On SQLite it joins the writes committing meanwhile (one group, one
-        sync: bot.storage.db_connection), so a busy bot does not pay a second sync per move for it."""
-        statement = (
-            "INSERT INTO tables (session_id, channel_id, message_id, shown_version, shown_status, announced)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET channel_id = excluded.channel_id,"
-            " message_id = excluded.message_id, shown_version = excluded.shown_version,"
-            " shown_status = excluded.shown_status, announced = excluded.announced",
-            (record.session_id, record.channel_id, record.message_id, record.shown_version,
-             record.shown_status, json_text(record.announced)))
+    async def save_table(self, record: TableRecord, *, over: str | bool | None = True) -> bool:
+        """Record what a table shows; False if not saved because the row no longer names the message `over`
+        (a compare-and-set: another process recorded its own table of the game since this one read the row).
+        `over=True`: saved whatever the row holds. On SQLite it joins the writes committing meanwhile (one group,
+        one sync: bot.storage.db_connection), so a busy bot does not pay a second sync per move for it."""
+        sql = ("INSERT INTO tables (session_id, channel_id, message_id, shown_version, shown_status, announced,"
+               " retiring) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET"
+               " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+               " shown_version = excluded.shown_version, shown_status = excluded.shown_status,"
+               " announced = excluded.announced, retiring = excluded.retiring")
+        params: list = [record.session_id, record.channel_id, record.message_id, record.shown_version,
+                        record.shown_status, json_text(record.announced), json_text(record.retiring)]
+        if over is not True:
+            sql += " WHERE tables.message_id IS NOT DISTINCT FROM ?"
+            params.append(over)
         if hasattr(self._db, "write_batch"):
-            await self._db.write_batch([statement])
-            return
-        async with self._transaction():
-            await self._db.execute(*statement)
+            [rows] = await self._db.write_batch([(sql, params)])
+            return rows.rowcount > 0
+        async with self._transaction(), self._db.execute(sql, params) as rows:
+            return rows.rowcount > 0
+
+    async def tables_retiring(self, shards: Shards | None = None) -> list[int]:
+        """Sessions whose superseded tables are not all deleted yet (of guilds on `shards`, if given)."""
+        condition, params = ("", []) if shards is None else shards.condition("s.guild_id")
+        async with self._db.execute(
+            "SELECT t.session_id FROM tables t JOIN sessions s ON s.id = t.session_id WHERE t.retiring <> '[]'"
+            f"{' AND ' + condition if condition else ''} ORDER BY t.session_id", params
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [row[0] for row in rows]
 
     async def tables_behind(self, shards: Shards | None = None) -> list[int]:
         """Sessions whose table shows less than they have committed: open ones, and ended ones with a
@@ -93,4 +108,5 @@ class Tables(Repository):
 
 
 def _table_from_row(row: sqlite3.Row) -> TableRecord:
-    return TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"])})
+    return TableRecord.model_validate({**dict(row), "announced": orjson.loads(row["announced"]),
+                                       "retiring": orjson.loads(row["retiring"])})

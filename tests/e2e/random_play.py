@@ -11,6 +11,8 @@ The checks, on every press:
   (`bot.discord.presses.not_yours`). Any other refusal means a menu offered something the player could not use;
 - every message the bot sent stays within Discord's limits (the fake Discord refuses it otherwise);
 - no slash command is used once the game has begun;
+- no call of the bot is refused the way Discord refuses it (`FakeDiscord.refused`: e.g. a private reply
+  deleted twice, once through the press made on it and again through the interaction that posted it);
 - every file the bot sent has alt text (its description) naming whose turn it is now, or who won
   (`check_alt_text`), the same for everyone's picture: the table, a private panel, a step's map.
 
@@ -171,8 +173,12 @@ class RandomPlay:
         else:
             offer = self.rng.choice(offers)
         before = self.signature()
+        refused_before = len(self.fake.refused)
         result = await self.press(offer)
         self.presses += 1
+        refused = self.fake.refused[refused_before:]
+        what = offer.component.get("label") or offer.component.get("custom_id")
+        assert not refused, f"after {offer.user.name} pressed {what!r}, Discord would refuse: {refused}"
         await self.check_alt_text()
         changed = self.signature() != before
         produced = result.messages
@@ -199,6 +205,7 @@ class RandomPlay:
         await self.check_alt_text()
         for _ in range(max_presses):
             if (await self.session()).status != "active":
+                self.fake.assert_nothing_refused()
                 return
             await self.step()
         raise AssertionError(f"the game did not end within {max_presses} presses")

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.client import ShardedParlorBot
 from tests.conftest import start_bot
 from tests.e2e.helpers import latest_board, mentioned, player_to_act, table, tables
@@ -120,9 +118,6 @@ async def test_a_johari_bone_placed_from_a_direct_message_leaves_one_table(fake_
     fake.assert_no_unknown_routes()
 
 
-@pytest.mark.xfail(strict=True, reason="two processes that move one game at the same moment each re-post its table "
-                   "and record theirs, so the one recorded first stays in the channel with its buttons: the tables "
-                   "row needs a compare-and-set (save only over the message read) and the loser retiring its own post")
 async def test_two_processes_scoring_one_johari_hand_at_once_leave_one_table(fake_discord: FakeDiscord,
                                                                              postgres_url: str):
     """At scoring time both players choose a box at once: alice from her `/hand` reply in a DM (the process of

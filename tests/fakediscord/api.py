@@ -370,6 +370,17 @@ class FakeDiscord:
         """Every error answered: (method, path, HTTP status, Discord code)."""
         return list(self.world.http_errors)
 
+    @property
+    def refused(self) -> list[tuple[str, str, int, int, str]]:
+        """Every call the fake refused on its own, as Discord would: (method, path, status, code, message)."""
+        return list(self.world.refused)
+
+    def assert_nothing_refused(self, since: int = 0) -> None:
+        """No call since the `since`-th refusal was refused the way Discord refuses it (a second delete of a
+        message, an edit of a deleted one, an interaction answered twice): each is wasted against the rate limits."""
+        refused = self.world.refused[since:]
+        assert not refused, f"Discord would refuse {len(refused)} of the bot's calls: {refused[:6]}"
+
     def assert_no_unknown_routes(self) -> None:
         assert not self.world.unknown_routes, f"the bot called routes the fake does not know: {self.unknown_routes}"
 

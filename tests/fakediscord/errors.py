@@ -33,3 +33,7 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 EMPTY_MESSAGE = 50006
 ALREADY_ACKNOWLEDGED = 40060
+
+ARRANGED = frozenset({CANNOT_DM, MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL})
+"""Refusals that follow from what a test arranged (`refuse_dms`, `deny_bot`, `delete_channel`), not from a call
+Discord refuses whatever the world: left out of `World.refused`."""

@@ -2,7 +2,10 @@
 
 Unknown routes (and known paths with an unknown method) answer 404 {"message": "404: Not Found",
 "code": 0} and are recorded in `World.unknown_routes`; every other error is recorded in
-`World.http_errors` as (method, path, status, code). A test can have the next matching requests
+`World.http_errors` as (method, path, status, code); those the fake answered by Discord's own rules (not a
+test's injected refusal, nor one a test arranged: closed DMs, denied permissions, a deleted channel) are also
+in `World.refused`, with Discord's message: a message edited or deleted once it is gone (404 Unknown Message,
+10008), an interaction answered twice or too late. A test can have the next matching requests
 refused: by Discord's rate limit (`FakeDiscord.rate_limit`: 429 with `retry_after` 0, so discord.py
 sends them again at once) or by Discord unavailable for a moment (`FakeDiscord.unavailable`: 503).
 It can also have matching requests wait until it lets them through (`FakeDiscord.hold`: Discord slow
@@ -142,6 +145,8 @@ class Rest:
 
     def _error(self, request: web.Request, error: errors.DiscordHTTPError) -> web.Response:
         self.world.http_errors.append((request.method, request.path, error.status, error.code))
+        if error.code not in errors.ARRANGED:
+            self.world.refused.append((request.method, request.path, error.status, error.code, error.message))
         self.world.changed()
         return json_response({"message": error.message, "code": error.code}, status=error.status)
 

@@ -227,6 +227,10 @@ class World:
         """Files users attached to slash command options (served like message attachments)."""
         self.requests: list[tuple[str, str, bytearray]] = []
         """Every REST request the bot made: method, path and body (a multipart body as its parts' bytes)."""
+        self.refused: list[tuple[str, str, int, int, str]] = []
+        """Every call the fake refused on its own, as Discord would (not the `refusals` a test injected): method,
+        path, HTTP status, Discord code and message, e.g. a second delete of a message (404 Unknown Message).
+        Whole games end with none: each is a call wasted against the rate limits and a failure in the logs."""
         self.refusals: list[tuple[str, re.Pattern[str], int]] = []
         """Requests to answer with an HTTP status (429: rate limited, 503: Discord unavailable), each once, the
         first matching (method, path after /api/v10) first."""
