@@ -23,13 +23,13 @@ from pydantic import BaseModel
 
 from bot.play.ai_seats import new_ai_seats
 from bot.play.move_replay import replayed
+from bot.play.pacing import claim_left
 from bot.play.player_views import PlayerViews
 from bot.play.ratings import rating_keys, updated_ratings
 from bot.play.text_view import TextView
 from bot.play.turn_clock import (
     Periods,
     WaitPlan,
-    claim_time_left,
     format_duration,
     no_wait,
     plan_wait,
@@ -1025,8 +1025,7 @@ class Host:
         if player in idle:
             raise UserError("The game is waiting on you: make your move instead.")
         periods = await self.periods_for(session.guild_id)
-        left = claim_time_left(session.waiting_since, idle, fallback=session.updated_at, now=self.clock(),
-                               periods=periods)
+        left = await claim_left(self.store, session, idle, self.clock(), periods)
         if left > 0:
             raise UserError(f"The turn clock has not run out yet. You can {verb} in "
                             f"{format_duration(left, round_up=True)}.")

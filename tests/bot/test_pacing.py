@@ -1,0 +1,103 @@
+"""Days-long games (issue 43): quiet hours in a player's zone hold his DMs and reminders and pause his clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.play.host import Host, UserError
+from bot.play.pacing import Pace, PacingError, parse_quiet
+from bot.storage.store import Store
+from tests.bot.conftest import ALICE, BOB
+from tests.bot.waiting import HOUR, Outbox, start_game
+
+CHANNEL = "900"
+TOKYO = ZoneInfo("Asia/Tokyo")
+pytestmark = pytest.mark.both_databases
+
+
+def tokyo(day: int, hour: int, minute: int = 0) -> float:
+    return dt.datetime(2026, 1, 5 + day, hour, minute, tzinfo=TOKYO).timestamp()
+
+
+async def alice_sleeps_in_tokyo(store: Store) -> None:
+    await store.pacing.set_player(ALICE.id, time_zone="Asia/Tokyo", quiet_from=23, quiet_to=7)
+    await store.set_turn_dms(ALICE.id, True)
+
+
+async def bob_moves_at(host: Host, clock, when: float) -> int:
+    """Bob begins waited on, moves at `when`, and then the game waits on Alice."""
+    clock.now = when - HOUR
+    session_id = await start_game(host, "follow-the-arrow", CHANNEL, [ALICE, BOB], options={"first": BOB.id})
+    clock.now = when
+    session = await host.session(session_id)
+    await host.act(session_id, BOB.id, host.legal_actions(session, BOB.id)[0])
+    assert host.to_act(await host.session(session_id)) == [ALICE.id]
+    return session_id
+
+
+def test_quiet_hours_are_read_and_bounded():
+    assert parse_quiet("22-08") == (22, 8)
+    assert parse_quiet("23–7") == (23, 7)
+    assert parse_quiet("off") is None
+    with pytest.raises(PacingError, match="at most 12 hours"):
+        parse_quiet("20-09")
+    with pytest.raises(PacingError):
+        parse_quiet("soon")
+
+
+def test_a_clock_pauses_over_each_night():
+    pace = Pace(time_zone="Asia/Tokyo", quiet=(23, 7))
+    # 48 h of clock from 13:00: 10 h, then 16 h a day, then 6 h on the fourth day.
+    assert pace.clock_runs_out(tokyo(0, 13), 48 * HOUR) == tokyo(3, 13)
+    assert pace.held_until(tokyo(1, 2)) == tokyo(1, 7)
+    assert pace.held_until(tokyo(1, 8)) is None
+
+
+async def test_no_turn_dm_in_quiet_hours_and_it_comes_at_seven_his_time(host, store, clock):
+    await alice_sleeps_in_tokyo(store)
+    await bob_moves_at(host, clock, tokyo(0, 23, 30))
+    outbox = Outbox()
+    dispatcher = outbox.dispatcher(host)
+    assert await dispatcher.dispatch_due() == 0
+    assert outbox.notices == []
+    assert await store.next_due() == tokyo(1, 7), "the notice waits for the end of his quiet hours"
+    clock.now = tokyo(1, 6, 59)
+    assert await dispatcher.dispatch_due() == 0
+    clock.now = tokyo(1, 7)
+    assert await dispatcher.dispatch_due() == 1
+    assert [notice.player for notice in outbox.notices] == [ALICE.id]
+
+
+async def test_a_reminder_due_at_night_pings_him_at_seven(host, store, clock):
+    await alice_sleeps_in_tokyo(store)
+    await bob_moves_at(host, clock, tokyo(0, 13))
+    outbox = Outbox()
+    dispatcher = outbox.dispatcher(host)
+    await dispatcher.dispatch_due()  # the turn notice, in the afternoon
+    clock.now = tokyo(1, 1)  # the 12 h reminder falls due at 01:00
+    assert await dispatcher.dispatch_due() == 0
+    assert outbox.reminded == []
+    clock.now = tokyo(1, 7)
+    assert await dispatcher.dispatch_due() == 1
+    assert outbox.reminded == [ALICE.id]
+    assert outbox.reminders[0].claim_in == tokyo(3, 13) - tokyo(1, 7), "the clock stood still over the night"
+
+
+async def test_his_turn_clock_pauses_in_quiet_hours_and_survives_a_restart(database_url, clock):
+    store = await Store.connect(database_url)
+    host = Host(store, clock=clock)
+    await alice_sleeps_in_tokyo(store)
+    await bob_moves_at(host, clock, tokyo(0, 13))
+    await store.close()
+
+    restarted = Host(await Store.connect(database_url), clock=clock)
+    clock.now = tokyo(2, 13, 0)  # 48 h of wall time: two nights of it were quiet
+    with pytest.raises(UserError, match="You can claim in 24 h"):
+        await restarted.claim(CHANNEL, BOB.id)
+    clock.now = tokyo(3, 13)
+    ended = await restarted.claim(CHANNEL, BOB.id)
+    assert ended.end_reason == "timeout"
+    await restarted.store.close()
