@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from bot.play.ai_seats import new_ai_seats
 from bot.play.move_replay import replayed
-from bot.play.pacing import claim_left
+from bot.play.pauses import claim_left
 from bot.play.player_views import PlayerViews
 from bot.play.ratings import rating_keys, updated_ratings
 from bot.play.text_view import TextView

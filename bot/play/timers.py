@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.play.host import Clock, Host
-from bot.play.pacing import claim_left, paces
+from bot.play.pauses import claim_left, paces
 from bot.play.turn_clock import Periods, next_reminder, wait_began
 from bot.runtime.background import Background
 from bot.runtime.shards import Shards

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.play.host import Host, UserError
-from bot.play.pacing import Pace, PacingError, parse_quiet
+from bot.play.pauses import Pace, PacingError, parse_quiet
 from bot.storage.store import Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.waiting import HOUR, Outbox, start_game
