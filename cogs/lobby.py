@@ -24,7 +24,7 @@ from bot.discord.replies import (
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME
 from bot.play.host import MoveOutcome, UserError
-from bot.play.move_replay import narrated_moves
+from bot.play.replay import narrated_moves
 from bot.play.text_view import MODES
 from bot.presentation.frontends import frontend_for
 from bot.runtime.drawing import draw_off_loop

@@ -21,8 +21,8 @@ import discord
 
 from bot.discord.replies import game_label
 from bot.play.host import Host, UserError
-from bot.play.move_replay import narrated
 from bot.play.own_copy import compare_with_stored, stored_facts, why_no_record
+from bot.play.replay import narrated
 from bot.presentation.alt_text import attachment, ending
 from bot.presentation.user_text import MESSAGE_MAX
 from bot.storage.store import MoveRecord, SessionRecord

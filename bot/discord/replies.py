@@ -17,9 +17,10 @@ from bot.discord.buttons import LobbyButton, TableButton, UndoButton
 from bot.discord.components import LABEL_MAX, component_view
 from bot.play.ai_seats import AI_NAME, ai_name, is_ai_id
 from bot.play.turn_clock import format_duration
+from bot.play.turn_events import dropped_earlier
 from bot.presentation.alt_text import attachment, board_alt, shorten, update_label
 from bot.presentation.dice_table import add_dice_field
-from bot.presentation.frontend import display_name, dropped_earlier, narrate
+from bot.presentation.frontend import display_name, narrate
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
 from bot.storage.store import MoveRecord, SessionRecord

@@ -20,7 +20,8 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
-from bot.play.host import Host, stand_ins_of
+from bot.play.finishing import stand_ins_of
+from bot.play.host import Host
 from bot.storage.store import MoveRecord, SessionRecord
 from games.dice import commitment
 from games.record import WHO_PLAYED, GameRecord, Outcomes, RecordedMove

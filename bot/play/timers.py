@@ -164,7 +164,7 @@ class TurnDispatcher:
             await self.store.fire_timer(timer, None)
             return None
         held = (await paces(self.store, session.guild_id, [timer.player], now))[timer.player].held_until(now)
-        if held is not None:  # his quiet hours or away: it waits until they end (bot.play.pacing)
+        if held is not None:  # his quiet hours or away: it waits until they end (bot.play.pauses)
             await self.store.pacing.postpone_timer(timer.id, held)
             return None
         periods = await self.host.periods_for(session.guild_id)

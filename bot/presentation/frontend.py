@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
+from bot.play.turn_events import EARLIER_CUT
 from games.core import IllegalMove
 
 TOKEN_PATTERN = r"[A-Za-z0-9_.=,-]{1,60}"
@@ -61,17 +62,6 @@ def display_name(names: Names, player_id: str) -> str:
 def joined(names: Sequence[str]) -> str:
     """Names as words: alice; alice and bob; alice, bob and carol."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-EARLIER_CUT = "earlier_cut"
-"""The type of the mark that starts a table's events when a long turn's oldest had to go (bot.play.host.turn_events):
-`{"type": EARLIER_CUT, "events": how many}`. It is the host's, not a game's, so nothing narrates it as a move;
-the table says where the dropped ones are instead (bot.discord.replies)."""
-
-
-def dropped_earlier(events: Events) -> int:
-    """How many of a turn's oldest events the table no longer holds (0 unless `EARLIER_CUT` marks a cut)."""
-    return events[0].get("events", 0) if events and events[0].get("type") == EARLIER_CUT else 0
 
 
 def narrate(frontend: Frontend, events: Events, names: Names) -> list[str]:

@@ -9,7 +9,6 @@ this is the net under the places that do not.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,15 +19,6 @@ MESSAGE_MAX = 2000
 REFUSAL_LIMIT = 600
 """A refusal says what to do in a few lines; more is a quote that ran away."""
 LONG_WORD = 60
-_MARKDOWN = re.compile(r"([\\*_~|`>#\[\]])")
-"""What Discord's markdown reads in a name, backslash first: each escaped shows as written (and on a web page,
-whose script reads Discord's escapes, bot.web.page_text)."""
-
-
-def name_as_written(name: str) -> str:
-    """A display name for Discord's text, escaped so that `**bob**` or `a_b_c` is not drawn as markup. (For the
-    host, which imports no Discord: elsewhere `discord.utils.escape_markdown` does the same.)"""
-    return _MARKDOWN.sub(r"\\\1", name)
 
 
 def typed_values(data: Mapping[str, Any] | None) -> Iterator[str]:

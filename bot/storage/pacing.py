@@ -1,4 +1,4 @@
-"""The rows of days-long play (bot.play.pacing): players' zones and choices, away periods, forced moves due."""
+"""The rows of days-long play (bot.play.pauses): players' zones and choices, away periods, forced moves due."""
 
 from __future__ import annotations
 

@@ -129,7 +129,7 @@ class Store:
         self._tables = Tables(self._db)
         self._web_links = WebLinks(self._db)
         self.pacing = Pacing(self._db)
-        """Players' zones, quiet hours, away periods and forced moves due (bot.play.pacing)."""
+        """Players' zones, quiet hours, away periods and forced moves due (bot.play.pauses)."""
 
     @classmethod
     async def connect(cls, url: str) -> Store:

@@ -176,7 +176,7 @@ async def test_a_command_while_the_ai_moves_for_you_is_told_the_ai_plays_for_you
     host.changed = lambda session: None  # the AI stays out: the test makes its move
     clock.advance(49 * HOUR)
     await host.substitute(CHANNEL, ALICE.id)
-    lock = host._lock(session_id)
+    lock = host.sessions.lock(session_id)
     await lock.acquire()
     try:
         ai_move = asyncio.create_task(host.act(session_id, BOB.id, {"type": "roll"}, by_ai=True))

@@ -221,20 +221,20 @@ async def test_once_the_creator_has_left_any_player_may_begin(host):
 
 
 async def test_memory_stays_bounded_however_many_games_were_hosted(host, monkeypatch):
-    monkeypatch.setattr("bot.play.host.STATE_CACHE_SIZE", 3)
+    monkeypatch.setattr("bot.play.sessions.STATE_CACHE_SIZE", 3)
     ids = []
     for n in range(5):
         channel = f"70{n}"
         await host.open_lobby(guild_id="1", channel_id=channel, slug="john-henry", creator=ALICE)
         session, _ = await host.join(channel, BOB)
         ids.append(session.id)
-    assert len(host._states) == 3
-    assert len(host._locks) == 0, "no lock outlives its use"
+    assert len(host.sessions.states) == 3
+    assert len(host.sessions.locks) == 0, "no lock outlives its use"
     # An evicted game is read back from the store and plays on.
     outcome = await host.act(ids[0], ALICE.id, {"type": "roll"})
     assert outcome.session.version == (await host.session(ids[0])).version
     await play_until_over(host, ids[1])
-    assert ids[1] not in host._states, "finished games leave the cache"
+    assert ids[1] not in host.sessions.states, "finished games leave the cache"
 
 
 async def test_legal_actions_are_listed_once_per_version(host, monkeypatch):
@@ -280,7 +280,7 @@ async def test_an_abandon_that_waited_on_the_last_move_leaves_its_result_standin
         session = await host.current(session_id)
         player = host.to_act(session)[0]
         action = host.legal_actions(session, player)[0]
-        after, _ = game.apply(host.state_of(session), player, action, await host._chance_of_next_move(session))
+        after, _ = game.apply(host.state_of(session), player, action, await host.mover.chance_of_next_move(session))
         if game.result(after) is not None:
             break
         await host.act(session_id, player, action)

@@ -29,7 +29,7 @@ from bot.discord.replies import (
 )
 from bot.discord.table import headline
 from bot.play.host import TURN_EVENTS_KEPT, Host, turn_events
-from bot.presentation.frontend import EARLIER_CUT
+from bot.play.turn_events import EARLIER_CUT
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
 from bot.storage.store import Seat

@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-import bot.play.host
+import bot.play.replay
+import bot.play.undo
 from bot.discord.game_record import build_record
 from bot.discord.replies import board_components, log_lines
 from bot.play.host import STALE_BUTTON, Host, UserError
@@ -133,22 +134,22 @@ async def test_an_exported_record_with_undos_checks_out_and_later_dice_come_from
     assert verdict.ok, verdict.text
 
 
-def threads_calling(monkeypatch, name: str) -> list[threading.Thread]:
-    """The thread of each call of bot.play.host's `name` from now on."""
+def threads_calling(monkeypatch, module, name: str) -> list[threading.Thread]:
+    """The thread of each call of `module`'s `name` from now on."""
     threads: list[threading.Thread] = []
-    original = getattr(bot.play.host, name)
+    original = getattr(module, name)
 
     def watched(*args, **kwargs):
         threads.append(threading.current_thread())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(bot.play.host, name, watched)
+    monkeypatch.setattr(module, name, watched)
     return threads
 
 
 async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypatch):
     """A long Crayon Rails log takes tenths of a second to replay with its views compared: never on the loop."""
-    threads = threads_calling(monkeypatch, "replay_timeline")
+    threads = threads_calling(monkeypatch, bot.play.undo, "replay_timeline")
     session_id = await begin(host, "follow-the-arrow")
     player, before = await first_move(host, session_id)
     await host.undo(session_id, player)
@@ -158,8 +159,8 @@ async def test_the_log_is_replayed_for_an_undo_off_the_event_loop(host, monkeypa
 
 async def test_an_earlier_buttons_check_and_a_replay_run_off_the_event_loop(host, monkeypatch):
     """Whether a button of an earlier version still acts replays the log up to then: in a worker, like
-    `Host.replay` (bot.play.move_replay)."""
-    threads = threads_calling(monkeypatch, "replayed")
+    `Host.replay` (bot.play.replay)."""
+    threads = threads_calling(monkeypatch, bot.play.replay, "replayed")
     session_id = await begin(host, "john-henry")
     session = await host.current(session_id)
     first, second = host.to_act(session)  # the roll-off: both may roll

@@ -37,12 +37,12 @@ async def play_out(bot: ParlorBot, channel: FakeChannel, limit: int = 400) -> No
     """Play the channel's game to its end through the host, each player to act taking his first legal move;
     then its table shows the end (each move's table went out as its commit landed: bot.discord.table)."""
     for _ in range(limit):
-        session = await bot.play.host.last_session_in(str(channel.id))
+        session = await bot.host.last_session_in(str(channel.id))
         if session.status != "active":
             await bot.tables.show(session.id)
             return
-        player = bot.play.host.to_act(session)[0]
-        await bot.play.host.act(session.id, player, bot.play.host.legal_actions(session, player)[0])
+        player = bot.host.to_act(session)[0]
+        await bot.host.act(session.id, player, bot.host.legal_actions(session, player)[0])
 
 
 def quick_ai(bot: ParlorBot) -> None:
@@ -72,7 +72,7 @@ async def against_the_ai(fake: FakeDiscord, bot: ParlorBot, slug: str, seed: int
     channel = fake.create_channel(f"{slug}-vs-ai")
     alice = fake.create_user("alice")
     started = await fake.slash(alice, "game start", channel=channel, game=slug, opponent=fake.bot_user)
-    assert (await bot.play.host.last_session_in(str(channel.id))) is not None, said(started.response)
+    assert (await bot.host.last_session_in(str(channel.id))) is not None, said(started.response)
     if fill:
         await fake.slash(alice, "game fill", channel=channel)
     game = RandomPlay(fake, bot, channel, [alice], random.Random(seed))
@@ -81,10 +81,10 @@ async def against_the_ai(fake: FakeDiscord, bot: ParlorBot, slug: str, seed: int
     session = await game.session()
     assert session.status == "finished" and session.end_reason == "played out"
     assert session.result["ai_seats"] == [p for p in session.player_ids if p.startswith("ai-")]
-    moves = await bot.play.host.moves(session)
+    moves = await bot.host.moves(session)
     assert {"ai-1", str(alice.id)} <= {move.player for move in moves}, "both sides moved"
-    replayed = await bot.play.host.replay(session.id)
-    assert replayed.model_dump() == bot.play.host.state_of(session).model_dump(), "the AI's moves replay"
+    replayed = await bot.host.replay(session.id)
+    assert replayed.model_dump() == bot.host.state_of(session).model_dump(), "the AI's moves replay"
     texts = " ".join(said(m) for m in fake.messages(channel))
     assert "Parlor (AI)" in texts, "the AI seat is named as such"
     return session, alice

@@ -83,7 +83,7 @@ async def test_a_channel_deleted_while_the_bot_was_away_ends_its_game_when_its_t
     session_id = await seated_game_in_a_channel_deleted_unseen(fake_discord, parlor)
     session = await parlor.host.session(session_id)
     await parlor.host.store.update_session(session, now=parlor.host.clock() + 1, waiting_since=session.waiting_since)
-    parlor.host._forget(session_id)
+    parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)  # as at start-up: Discord answers Unknown Channel; nothing is raised
     ended = await parlor.host.session(session_id)
     assert (ended.status, ended.end_reason) == ("abandoned", "channel deleted")

@@ -26,11 +26,12 @@ async def test_a_roll_typed_while_the_pressed_roll_is_on_its_way_does_nothing(fa
     before = (await host.current(session_id)).version
     board = table(fake, channel)
 
-    lock = host._lock(session_id)
+    lock = host.sessions.lock(session_id)
     await lock.acquire()  # the pressed Roll stays on its way until released
     try:
         pressed = asyncio.create_task(fake.click(roller, board, board.button(label="Roll")["custom_id"]))
-        await fake.wait_for(lambda: (session_id, str(roller.id)) in host._moving, what="the press to be on its way")
+        await fake.wait_for(lambda: (session_id, str(roller.id)) in host.mover.moving,
+                            what="the press to be on its way")
         typed = await fake.slash(roller, "roll", channel=channel)
         assert typed.ephemeral and typed.response.content == IN_FLIGHT
         assert not pressed.done(), "the refusal did not wait for the move before it"
@@ -38,7 +39,7 @@ async def test_a_roll_typed_while_the_pressed_roll_is_on_its_way_does_nothing(fa
         lock.release()
     assert not (await pressed).ephemeral
     assert (await host.current(session_id)).version == before + 1, "one roll, not two"
-    assert host._moving == {}
+    assert host.mover.moving == {}
 
 
 async def test_the_other_players_command_meanwhile_is_played(fake_discord: FakeDiscord, parlor: ParlorBot):
@@ -48,14 +49,14 @@ async def test_the_other_players_command_meanwhile_is_played(fake_discord: FakeD
     channel = fake.create_channel("roll-off")
     session_id = await seated_game(parlor, channel, alice, bob)
     board = table(fake, channel)
-    lock = host._lock(session_id)
+    lock = host.sessions.lock(session_id)
     await lock.acquire()
     try:
         pressed = asyncio.create_task(fake.click(alice, board, board.button(label="Roll")["custom_id"]))
-        await fake.wait_for(lambda: (session_id, str(alice.id)) in host._moving, what="alice's press on its way")
+        await fake.wait_for(lambda: (session_id, str(alice.id)) in host.mover.moving, what="alice's press on its way")
         typed = asyncio.create_task(fake.slash(bob, "roll", channel=channel))
-        await fake.wait_for(lambda: (session_id, str(bob.id)) in host._moving, what="bob's roll on its way")
+        await fake.wait_for(lambda: (session_id, str(bob.id)) in host.mover.moving, what="bob's roll on its way")
     finally:
         lock.release()
     assert not (await pressed).ephemeral and not (await typed).ephemeral
-    assert (await host.current(session_id)).version == 3 and host._moving == {}
+    assert (await host.current(session_id)).version == 3 and host.mover.moving == {}

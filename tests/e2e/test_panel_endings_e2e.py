@@ -145,7 +145,7 @@ async def test_a_panel_discord_failed_to_edit_shows_the_players_bones_after_a_re
         await fake.slash(alice, "swap", channel=channel, kind="up", options={"with": bob})
         hers = panel(fake, alice)
         await draw_and_place(fake, bob, channel)
-        bot.discord.panels.retries.delays = (0.0,) * len(TABLE_RETRIES)  # its tries, made at once
+        bot.panels.retries.delays = (0.0,) * len(TABLE_RETRIES)  # its tries, made at once
         fake.unavailable("PATCH", rf"/channels/{hers.channel_id}/messages/{hers.id}", times=5)
         swapped = await fake.slash(alice, "swap", channel=channel, kind="in-out", options={"with": bob})
         assert not swapped.ephemeral
@@ -153,9 +153,9 @@ async def test_a_panel_discord_failed_to_edit_shows_the_players_bones_after_a_re
         await bot.close()
         his = panel(fake, bob).edits
         bot, _ = await start_bot(fake, database)
-        session = await bot.play.host.last_session_in(str(channel.id))
-        view = bot.play.host.view_for(session, str(alice.id))
-        await fake.wait_for(lambda: bot._caught_up and bot.runtime.gate.running == 0, what="the start-up's catching up")
+        session = await bot.host.last_session_in(str(channel.id))
+        view = bot.host.view_for(session, str(alice.id))
+        await fake.wait_for(lambda: bot._caught_up and bot.gate.running == 0, what="the start-up's catching up")
         assert f"as of update {session.version}." in panel(fake, alice).content, "her panel caught up with the swap"
         assert own_words(view, str(alice.id)) in panel(fake, alice).content
         assert panel(fake, bob).edits == his, "a panel showing its player's view now is left alone"

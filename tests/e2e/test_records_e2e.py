@@ -52,7 +52,7 @@ def with_a_name_changed(data: bytes) -> bytes:
 async def export_and_check(fake: FakeDiscord, bot: ParlorBot, channel: FakeChannel, user, tmp_path: Path,
                            end: str) -> dict:
     """Export the channel's last game and check it every way; returns the record as JSON."""
-    session = await bot.play.host.last_session_in(str(channel.id))
+    session = await bot.host.last_session_in(str(channel.id))
     assert session.status in ("finished", "abandoned"), session.status
     exported = await reply(await fake.slash(user, "game export", channel=channel))
     assert exported.ephemeral and exported.attachments, exported.content

@@ -1,4 +1,4 @@
-"""`/game log` and `/game export` replay the game's log in a worker thread (bot.play.move_replay), never on the
+"""`/game log` and `/game export` replay the game's log in a worker thread (bot.play.replay), never on the
 event loop, and say exactly what the host's own replay says."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import ParlorBot
 from bot.discord.replies import log_lines, log_messages
-from bot.play import move_replay
+from bot.play import replay as move_replay
 from tests.e2e.helpers import table
 from tests.e2e.test_ai_e2e import play_out
 from tests.e2e.test_dice_e2e import reply

@@ -45,16 +45,16 @@ class VirtualClock:
 async def seated_game(bot: ParlorBot, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> int:
     """A John Henry game begun in `channel` (through the host, to keep the test short) with its table shown."""
     seats = [Seat(id=str(user.id), name=user.name) for user in (alice, bob)]
-    await bot.play.host.open_lobby(guild_id=str(channel.guild_id), channel_id=str(channel.id),
+    await bot.host.open_lobby(guild_id=str(channel.guild_id), channel_id=str(channel.id),
                               slug="john-henry", creator=seats[0])
-    _, began = await bot.play.host.join(str(channel.id), seats[1])
+    _, began = await bot.host.join(str(channel.id), seats[1])
     assert began is not None
     await bot.tables.show(began.session.id)
     return began.session.id
 
 
 async def assert_table_shows_the_game(fake: FakeDiscord, bot: ParlorBot, channel: FakeChannel) -> None:
-    session = await bot.play.host.last_session_in(str(channel.id))
+    session = await bot.host.last_session_in(str(channel.id))
     shown = tables(fake, channel)
     assert [game_number(m) for m in shown] == [session.id], "one table for the game"
     assert shown[0].embed["footer"]["text"].endswith(f"update {session.version}"), "the table shows every move"
@@ -64,7 +64,7 @@ async def restart_and_expect_one_table_up_to_date(fake: FakeDiscord, database: s
     """Start the bot again on `database`: its start-up must leave the channel one table, showing the last move."""
     bot, _ = await start_bot(fake, database)
     try:
-        session = await bot.play.host.last_session_in(str(channel.id))
+        session = await bot.host.last_session_in(str(channel.id))
 
         def healed() -> bool:
             shown = tables(fake, channel)
@@ -221,7 +221,7 @@ async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_but
     session = await parlor.host.session(session_id)
     await parlor.host.store.update_session(session, now=parlor.host.clock(), status="finished",
                                            end_reason="played out", result={"winners": [str(bob.id)]})
-    parlor.host._forget(session_id)
+    parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)
     [final] = tables(fake, channel)
     assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"] and final.pinged == []
@@ -246,7 +246,7 @@ async def test_a_table_deleted_by_someone_else_is_posted_again_when_it_would_be_
     deleted.deleted = True  # as Discord does when a moderator deletes it
     session = await parlor.host.session(session_id)
     await parlor.host.store.update_session(session, now=parlor.host.clock() + 1, waiting_since=session.waiting_since)
-    parlor.host._forget(session_id)
+    parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)
     [posted] = tables(fake, channel)
     assert posted.id != deleted.id and posted.pinged == [], "posted anew, pinging nobody again"
@@ -285,7 +285,7 @@ async def test_a_table_rate_limited_by_discord_is_sent_again_whole_and_shows_the
         session = await parlor.host.session(session_id)
         await parlor.host.store.update_session(session, now=parlor.host.clock() + 1,
                                                waiting_since=session.waiting_since)
-        parlor.host._forget(session_id)
+        parlor.host.sessions.forget(session_id)
 
     await limited_once("PATCH", rf"/channels/{channel.id}/messages/\d+", same_players_to_act)
 
@@ -375,14 +375,14 @@ async def test_a_form_opens_at_once_while_moves_wait_for_the_database(fake_disco
         hallway = fake.create_channel("hallway")
         game = RandomPlay(fake, bot, hallway, [alice, bob], random.Random(7))
         await game.open("two-fat-dudes")
-        while (view := bot.play.host.public_view(await game.session()))["phase"] != "encounter":
+        while (view := bot.host.public_view(await game.session()))["phase"] != "encounter":
             roller = alice if str(alice.id) == view["to_act"][0] else bob
             table = game.table()
             await fake.click(roller, table, table.button(label="Roll")["custom_id"])
         decider = alice if str(alice.id) == view["to_act"][0] else bob
         race = fake.create_channel("race")
         await seated_game(bot, race, alice, bob)
-        bot.play.host._forget((await game.session()).id)  # the form's game must be read from the database
+        bot.host.sessions.forget((await game.session()).id)  # the form's game must be read from the database
 
         blocker = sqlite3.connect(database, isolation_level=None, timeout=1)
         blocker.execute("BEGIN IMMEDIATE")

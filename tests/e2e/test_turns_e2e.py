@@ -171,7 +171,7 @@ async def test_a_reminder_on_its_way_when_the_bot_stops_is_delivered(fake_discor
     stop lets it land first (bounded, as for the interactions in flight)."""
     bot, task = await start_bot(fake_discord, str(tmp_path / "parlor.sqlite3"))
     clock = FakeClock()
-    bot.play.host.clock = bot.dispatcher.clock = clock
+    bot.host.clock = bot.dispatcher.clock = clock
     alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
     channel = fake_discord.channel("games")
     await fake_discord.slash(alice, "game start", channel=channel, game="john-henry", opponent=bob)

@@ -1,27 +1,31 @@
-"""A game's move log replayed off the event loop: each move with the events it caused.
+"""A game's move log replayed off the event loop: the state it leads to, and each move with the events it caused.
 
-`/game log` narrates them, `/game export` records them, and the host replays a log to check an older
-button or to take a move back. Replaying a whole log through the engine takes
-a long game (Crayon Rails) a noticeable time, so it runs in a worker thread, as the host's undo replay does
-(`Host._timeline`): the event loop keeps serving every other channel meanwhile.
+`/game log` narrates them, `/game export` records them, `Host.replay` audits a game, and the host replays a
+log to check an older button. Replaying a whole log through the engine takes a long game (Crayon Rails) a
+noticeable time, so it runs in a worker thread, as the undo's replay does (bot.play.undo): the event loop keeps
+serving every other channel meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pydantic import BaseModel
 
-from bot.storage.store import MoveRecord, SessionRecord
+from bot.play.refusals import UserError
+from bot.storage.store import MoveRecord, SessionRecord, Store
 from games import get_game
 from games.record import replay_log
 
-if TYPE_CHECKING:
-    from bot.play.host import Host
-
 Narrated = list[tuple[MoveRecord, list[dict]]]
+
+
+class MoveLog(Protocol):
+    """Whatever reads a session's move log (the host)."""
+
+    async def moves(self, session: SessionRecord) -> list[MoveRecord]: ...
 
 
 def replayed(session: SessionRecord, moves: Sequence[MoveRecord]) -> tuple[BaseModel, Narrated]:
@@ -44,8 +48,18 @@ def narrated(session: SessionRecord, moves: Sequence[MoveRecord]) -> Narrated:
     return replayed(session, moves)[1]
 
 
-async def narrated_moves(host: Host, session: SessionRecord) -> Narrated:
+async def narrated_moves(host: MoveLog, session: SessionRecord) -> Narrated:
     """The game's whole log with each move's events (what the table narrated), replayed in a worker thread."""
     if session.setup_outcomes is None:
         return []
     return await asyncio.to_thread(narrated, session, await host.moves(session))
+
+
+async def replayed_in_worker(store: Store, session: SessionRecord, log: list[MoveRecord] | None = None,
+                             ) -> tuple[BaseModel, Narrated]:
+    """The state after the setup and `log` (the whole move log by default), and each move's events;
+    replayed in a worker thread (a long Crayon Rails log takes a while), the loop serving others."""
+    if session.setup_outcomes is None:
+        raise UserError("This game never began, so it has no moves to replay.")
+    moves = await store.moves(session.id) if log is None else log
+    return await asyncio.to_thread(replayed, session, moves)
