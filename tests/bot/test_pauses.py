@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.play.away import away_notes, come_back, days_used, go_away
 from bot.play.host import Host, UserError
 from bot.play.pauses import Pace, PacingError, parse_quiet
 from bot.storage.store import Store
@@ -101,3 +102,32 @@ async def test_his_turn_clock_pauses_in_quiet_hours_and_survives_a_restart(datab
     ended = await restarted.claim(CHANNEL, BOB.id)
     assert ended.end_reason == "timeout"
     await restarted.store.close()
+
+
+async def test_an_away_player_cannot_be_claimed_and_a_move_ends_his_away(host, store, clock):
+    session_id = await bob_moves_at(host, clock, tokyo(0, 13))
+    await go_away(store, "1", ALICE.id, 3, "a wedding", clock())
+    clock.advance(50 * HOUR)
+    with pytest.raises(UserError, match=r"Alice is away until <t:\d+:f>. Nobody can claim"):
+        await host.claim(CHANNEL, BOB.id)
+    session = await host.session(session_id)
+    notes = await away_notes(store, session, clock())
+    assert notes == [f"Alice is away until <t:{int(tokyo(0, 13) + 3 * 24 * HOUR)}:f>"], "no reason shown"
+    outbox = Outbox()
+    assert await outbox.dispatcher(host).dispatch_due() == 0, "no reminder while he is away"
+
+    await host.act(session_id, ALICE.id, host.legal_actions(session, ALICE.id)[0])
+    assert await away_notes(store, session, clock()) == [], "his move ended his away"
+    assert await days_used(store, "1", ALICE.id, clock()) == 3, "the days begun count"
+
+
+async def test_away_days_are_counted_against_the_servers_allowance(store, clock):
+    await go_away(store, "1", ALICE.id, 10, None, clock())
+    clock.advance(HOUR)
+    assert await come_back(store, "1", ALICE.id, clock())
+    assert await days_used(store, "1", ALICE.id, clock()) == 1
+    with pytest.raises(UserError, match="allows 14 away days a year; you have 13 left"):
+        await go_away(store, "1", ALICE.id, 14, None, clock())
+    await store.pacing.set_away_days("1", 30)
+    await go_away(store, "1", ALICE.id, 14, None, clock())
+    assert not await come_back(store, "2", ALICE.id, clock()), "away on one server only"
