@@ -23,7 +23,7 @@ Run: python bench/bench_latency.py [--samples 300] [--burst 1000] [--pause 0.02]
 Parlor runs twice: as it is (`python -m bot`) for the figures, then wrapped by the probe for the steps
 and the burst (its timers cost about 0.1 ms a move).
 
-Figures (this 2-core machine, shared with other work; the README's Performance section has the steps).
+Figures (this 2-core machine, shared with other work; docs/performance.md has the steps).
 Median / p95 / p99 ms of a move to its table, and the median as so many pings:
 
     before issue 24, quiet machine   5.2 / 6.0 / 7.0-8.2     x8.9-9.1   (ping 0.57 ms)

@@ -16,7 +16,7 @@ Prints the median of each in µs; then, next to a raw commit timed in the same f
 (bench_table's: one INSERT and one COMMIT through aiosqlite, with the store's settings), the move's transaction alone
 (from the write sent to its settling on the loop: hand-overs, statements, COMMIT) and what each allows moves one at a
 time against raw commits: the ratio the transaction alone would reach if the host's Python cost nothing, and the
-ratio the whole move reaches. Figures (2026-11-27, this 2-core machine) are in the README's Performance section:
+ratio the whole move reaches. Figures (2026-11-27, this 2-core machine) are in docs/performance.md:
 the transaction alone ×0.52-0.62 raw, the whole move ×0.28-0.34, in four runs.
 
 Run: python bench/bench_lone_move.py [--moves 1000] [--rounds 2]

@@ -66,7 +66,7 @@ they settle let the young generation grow larger between collections, though few
 2026-11-27, later: a move's session as written and its next legal actions are made while its commit syncs
 (the loop idled then), not after it. Five runs alternating with the code before: one at a time x0.27-0.34 ->
 x0.29-0.38 raw (medians 0.30 -> 0.32); at once 2,355-2,982 -> 2,260-3,342 /s; longest step 13.5-17.1 ->
-10.6-16.4 ms. The loop's work after a lone move's commit (README: where a lone move's
+10.6-16.4 ms. The loop's work after a lone move's commit (docs/performance.md: where a lone move's
 time goes; bench_lone_move.py: 138-176 -> 89-95 us, the whole move 699-880 -> 697-802).
 
 2026-11-27, later: the store's JSON columns through orjson and the dice's HMACs through `hmac.digest`.

@@ -19,8 +19,9 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.discord.actions import APOLOGY, refuse, show_ai_move, tell_storage_trouble
-from bot.discord.buttons import PERSISTENT_ITEMS
+from bot.discord import presses, replays  # noqa: F401  (they register their press handlers: bot.discord.dispatch)
+from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
+from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton, UndoButton
 from bot.discord.command_sync import sync_if_changed
 from bot.discord.dm_reach import DmReach
 from bot.discord.foresight import Foresight
@@ -28,6 +29,7 @@ from bot.discord.notices import DiscordNotices
 from bot.discord.panels import Panels
 from bot.discord.private_notes import PrivateNotes
 from bot.discord.private_presses import PrivatePresses
+from bot.discord.share import ShareButton
 from bot.discord.table import Tables
 from bot.ops.checks import database_check, games_running, gateway_connected
 from bot.ops.rest import remember_routes, rest_trace
@@ -36,6 +38,7 @@ from bot.play.ai_player import AiPlayer
 from bot.play.host import Host, UserError
 from bot.play.timers import TurnDispatcher
 from bot.play.turn_clock import Periods
+from bot.presentation.words import APOLOGY
 from bot.runtime.collector import QuietCollector, set_aside_start_up
 from bot.runtime.gate import Gate
 from bot.runtime.metrics import LoopLag
@@ -61,6 +64,11 @@ def point_at_discord(settings: Settings) -> None:
         discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
     if settings.discord_gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton,
+                                                        ReplayButton]
+"""Registered at start-up, so their buttons work after a restart; game cogs may add their own."""
 
 
 class ParlorTree(app_commands.CommandTree):

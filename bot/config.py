@@ -12,7 +12,7 @@ from bot.runtime.shards import Shards
 from bot.storage.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL
 
 DEFAULT_WEB_HOST = "127.0.0.1"
-"""The web pages listen on this machine only unless told otherwise (a reverse proxy in front: README)."""
+"""The web pages listen on this machine only unless told otherwise (a reverse proxy in front: docs/operators.md)."""
 
 
 class MissingToken(RuntimeError):

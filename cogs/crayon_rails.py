@@ -20,11 +20,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import Done, game_session, guarded, host_of, perform_game_command, play, pressed_session
-from bot.discord.replies import EMBED_COLOUR, image_names, mention
+from bot.discord.attachments import attachment
+from bot.discord.replies import EMBED_COLOUR
 from bot.play.host import UserError
-from bot.presentation.alt_text import attachment, step_alt, update_label
+from bot.presentation.alt_text import step_alt, update_label
 from bot.presentation.frontends.crayon_cities import cities_text, city_choices
 from bot.presentation.frontends.crayon_rails import FRONTEND, build_target, build_toward
+from bot.presentation.words import image_names, mention
 from bot.runtime.drawing import draw_off_loop
 from cogs.verbs import autocomplete_number, autocomplete_verb
 
@@ -53,7 +55,8 @@ async def preview_build(interaction: discord.Interaction, to: str) -> None:
         private: dict[str, Any] = {}
         if await host.text_view.pictures_for(session.guild_id, player):  # else the words alone: bot.play.text_view
             png = await draw_off_loop(FRONTEND.build_preview_picture, public, names, events)
-            private["file"] = attachment(png, PREVIEW_FILE, description=step_alt(session, public, names, text))
+            alt = step_alt(session, public, names, FRONTEND.build_preview_alt(public, events, target))
+            private["file"] = attachment(png, PREVIEW_FILE, description=alt)
             embed.set_image(url=f"attachment://{PREVIEW_FILE}")
         embed.set_footer(text=f"Game #{session.id} · {update_label(session)} · only you see this")
         view = discord.ui.View(timeout=None)

@@ -27,7 +27,6 @@ from discord.ext import commands
 from bot.discord.actions import Done, game_session, host_of, perform_game_command, play, pressed_session
 from bot.discord.buttons import BUTTON_ITEMS
 from bot.discord.presses import private_panel
-from bot.discord.replies import game_label
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontends.johari_bones import (
     HAND_TOKEN,
@@ -36,6 +35,7 @@ from bot.presentation.frontends.johari_bones import (
     swap_action,
 )
 from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.presentation.words import game_label
 from bot.storage.store import SessionRecord
 from cogs.verbs import AI_OPTION, MAX_CHOICES, named_seat
 

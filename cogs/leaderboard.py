@@ -8,8 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import host_of
+from bot.discord.leaderboard import leaderboard_message
 from bot.discord.share import answer_privately, shareable
-from bot.presentation.standings import leaderboard_message
 from cogs.lobby import GAME_CHOICES
 
 EVERY_GAME = ""

@@ -9,24 +9,15 @@ from discord.ext import commands
 from bot.discord import game_record, records
 from bot.discord.actions import Done, guarded, host_of, lobby_step, play, seat_of
 from bot.discord.presses import undone
-from bot.discord.replies import (
-    board_message,
-    game_label,
-    games_embed,
-    games_list,
-    image_names,
-    lobby_message,
-    log_lines,
-    log_messages,
-    rules_embed,
-    waiting_line,
-)
+from bot.discord.replays import ask_replay
+from bot.discord.replies import board_message, games_embed, lobby_message, log_messages, rules_embed
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME
 from bot.play.host import MoveOutcome, UserError
 from bot.play.replay import narrated_moves
 from bot.play.text_view import MODES
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import game_label, games_list, image_names, log_lines, waiting_line
 from bot.runtime.drawing import draw_off_loop
 from games import GAMES
 
@@ -211,6 +202,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
 
         await guarded(interaction, work)
 
+    @app_commands.command(name="replay", description="A finished game as an animated picture, move by move "
+                                                     "(private; Share posts it)")
+    @app_commands.describe(game="The game's number (default: this channel's latest finished game)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+        await ask_replay(interaction, game)
+
     @app_commands.command(name="log", description="The moves of this channel's game so far")
     @app_commands.guild_only()
     async def log(self, interaction: discord.Interaction) -> None:
@@ -220,7 +218,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             host = host_of(interaction)
             session = await host.last_session_in(str(interaction.channel_id))
             moves = await narrated_moves(host, session)
-            lines, written = log_lines(session, moves), log_lines(session, moves, escape=None)
+            lines = log_lines(session, moves, escape=discord.utils.escape_markdown)
+            written = log_lines(session, moves, escape=None)
             for message in log_messages(session, lines, written):
                 await interaction.followup.send(**message, ephemeral=True)
 

@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import guarded, host_of
-from bot.discord.replies import game_label
 from bot.play.host import UserError
+from bot.presentation.words import game_label
 
 log = logging.getLogger(__name__)
 WEB_OFF = ("This bot does not serve web pages, so the table here is the whole game. If you would like them, "

@@ -5,7 +5,7 @@ append-only; replaying it restores the state from before the move it takes back,
 rules engines never see it: `Timeline` answers it from the states it kept while replaying.
 
 Ruling (the same for every game; the per-game consequences are in each engine's docstring and
-the README). A player may take back the latest move still standing when all of these hold:
+docs/players.md). A player may take back the latest move still standing when all of these hold:
 
 1. It is his own, and nobody else has made an entry of the log since it (a move taken back,
    or an undo, counts: once another player has acted, the moves before stand for good).

@@ -33,12 +33,14 @@ from typing import Any
 import discord
 
 from bot.discord.channel_access import in_a_thread, needs_attach_files, require_table_access, table_forbidden
+from bot.discord.dispatch import handles
 from bot.discord.panels import user_of
 from bot.discord.private_presses import PrivatePresses, private_message_id
 from bot.discord.replies import as_edit
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import bounded_refusal, typed_values
+from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate, result_on_its_way
 from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
@@ -50,8 +52,6 @@ __all__ = ["user_of"]
 
 log = logging.getLogger(__name__)
 
-APOLOGY = ("Sorry, something went wrong on my side. Nothing you did was lost: `/game status` shows where "
-           "the game stands, and you can try again.")
 TABLE_BEHIND = ("Your move is saved, but I could not update the game's table just now; it catches up "
                 "by itself (or use `/game table`).")
 
@@ -375,6 +375,7 @@ async def perform_game_command(interaction: discord.Interaction, slug: str, comm
     await play(interaction, work)
 
 
+@handles("lobby")
 async def press_lobby_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     async def work() -> Done:
         session = await pressed_session(interaction, session_id)
@@ -399,6 +400,7 @@ async def lobby_step(interaction: discord.Interaction, verb: str) -> Done:
     return Done.of(await host.begin(channel_id, player))
 
 
+@handles("table")
 async def press_table_button(interaction: discord.Interaction, session_id: int, verb: str) -> None:
     """Rematch or New game on a finished game's table."""
 

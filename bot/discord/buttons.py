@@ -1,8 +1,9 @@
 """Persistent buttons: everything they need travels in their custom_id.
 
-They are `DynamicItem`s registered once at start-up, so a button on a message
+They are `DynamicItem`s registered once at start-up (bot.client), so a button on a message
 sent before a restart still works: the custom_id names the session, the version
-it was drawn for and the action, and the host checks that version.
+it was drawn for and the action, and the host checks that version. A press goes to its
+handler through bot.discord.dispatch.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from typing import ClassVar, Self
 
 import discord
 
-from bot.discord.share import ShareButton
+from bot.discord.dispatch import dispatch
 from bot.presentation.frontend import TOKEN_PATTERN
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
                    template=rf"parlor:act:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<token>{TOKEN_PATTERN})"):
-    """A frontend button: a game action or a step (see `bot.discord.presses`), for the players it names."""
+    """A frontend button: a game action or a step (handled by `bot.discord.presses`), for the players it names."""
 
     def __init__(self, session_id: int, version: int, token: str, *, label: str = "Go",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -36,9 +37,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
                    label=item.label or "Go", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.presses import press_button
-
-        await press_button(interaction, self.session_id, self.version, self.token)
+        await dispatch("act", interaction, self.session_id, self.version, self.token)
 
 
 class VerbButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:verb:(?!)"):
@@ -73,9 +72,7 @@ class LobbyButton(VerbButton, template=r"parlor:lobby:(?P<session>[0-9]+):(?P<ve
               "begin": ("Begin", discord.ButtonStyle.primary)}
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.actions import press_lobby_button
-
-        await press_lobby_button(interaction, self.session_id, self.verb)
+        await dispatch("lobby", interaction, self.session_id, self.verb)
 
 
 class TableButton(VerbButton, template=r"parlor:table:(?P<session>[0-9]+):(?P<verb>rematch|new)"):
@@ -86,9 +83,7 @@ class TableButton(VerbButton, template=r"parlor:table:(?P<session>[0-9]+):(?P<ve
               "new": ("New game", discord.ButtonStyle.secondary)}
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.actions import press_table_button
-
-        await press_table_button(interaction, self.session_id, self.verb)
+        await dispatch("table", interaction, self.session_id, self.verb)
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -109,15 +104,31 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["session"]), int(match["version"]), label=item.label or "Undo")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.presses import press_undo
+        await dispatch("undo", interaction, self.session_id, self.version)
 
-        await press_undo(interaction, self.session_id, self.version)
-
-
-PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton]
-"""Registered by the client at start-up; game cogs may add their own."""
 
 BUTTON_ITEMS: dict[tuple[str, str], Callable[..., discord.ui.Item]] = {}
 """(game slug, button token) -> what to draw instead of an `ActionButton` for a frontend button that
 is not a plain action (e.g. one that opens a form). Called like `ActionButton(session_id, version,
 token, label=..., style=...)`; a game's cog registers its own in `setup` along with the item class."""
+
+
+REPLAY_LABEL = "Replay"
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parlor:replay:(?P<session>[0-9]+)"):
+    """Replay on a finished or abandoned game's table: its replay, to the presser alone, with Share
+    (bot.discord.replays). Named by the game's number only, so it works after a restart."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__(discord.ui.Button(label=REPLAY_LABEL, style=discord.ButtonStyle.secondary, emoji="🎞️",
+                                           custom_id=f"parlor:replay:{session_id}"))
+        self.session_id = session_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ReplayButton:
+        return cls(int(match["session"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("replay", interaction, self.session_id)

@@ -15,18 +15,12 @@ from collections.abc import Mapping
 import discord
 
 from bot.discord.buttons import BUTTON_ITEMS, ActionButton
+from bot.discord.dispatch import dispatch
 from bot.presentation.frontend import MAX_ROW_BUTTONS, MAX_ROWS, MAX_TEXT, TOKEN_PATTERN, Component, Form, Select
 from bot.presentation.frontend import ActionButton as ButtonSpec
+from bot.presentation.words import LABEL_MAX, named
 
-MENTION = re.compile(r"<@!?([0-9]+)>")
 FORM_MODAL = re.compile(rf"parlor:modal:(?P<session>[0-9]+):(?P<version>[0-9]+):(?P<key>{TOKEN_PATTERN})")
-LABEL_MAX = 80
-"""A button's label; select options and placeholders allow 100 (`MAX_TEXT`)."""
-
-
-def named(text: str, names: Mapping[str, str], limit: int) -> str:
-    """A label with each player mention (`<@id>`, which components cannot show) as that player's name."""
-    return MENTION.sub(lambda match: names.get(match[1], "a player"), text)[:limit]
 
 
 def _style(name: str) -> discord.ButtonStyle:
@@ -49,10 +43,8 @@ class ChoiceMenu(discord.ui.DynamicItem[discord.ui.Select],
         return cls(int(match["session"]), int(match["version"]), match["key"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.presses import choose
-
         values = [str(value) for value in (interaction.data or {}).get("values") or []]
-        await choose(interaction, self.session_id, self.version, self.key, values)
+        await dispatch("sel", interaction, self.session_id, self.version, self.key, values)
 
 
 class FormButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -72,9 +64,7 @@ class FormButton(discord.ui.DynamicItem[discord.ui.Button],
                    style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.presses import open_form
-
-        await open_form(interaction, self.session_id, self.version, self.key)
+        await dispatch("form", interaction, self.session_id, self.version, self.key)
 
 
 def form_modal(session_id: int, version: int, form: Form) -> discord.ui.Modal:

@@ -27,9 +27,9 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from bot.discord.replies import image_names
 from bot.play.host import Host
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import image_names
 from bot.runtime.background import Background
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord

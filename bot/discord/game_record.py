@@ -19,12 +19,13 @@ import asyncio
 
 import discord
 
-from bot.discord.replies import game_label
+from bot.discord.attachments import attachment
 from bot.play.host import Host, UserError
 from bot.play.own_copy import compare_with_stored, stored_facts, why_no_record
 from bot.play.replay import narrated
-from bot.presentation.alt_text import attachment, ending
+from bot.presentation.alt_text import ending
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import game_label
 from bot.storage.store import MoveRecord, SessionRecord
 from games import get_game
 from games.dice import commitment
@@ -126,7 +127,7 @@ async def check_record(host: Host, record: GameRecord, guild_id: str | None) -> 
 
 def verdict_text(verdict: Verdict) -> str:
     """The verdict as `/game verify` answers it. The report is plain text full of what the file says (names,
-    actions), so its markdown is escaped: a name like `**bob**` reads as written (README)."""
+    actions), so its markdown is escaped: a name like `**bob**` reads as written (docs/players.md)."""
     head = ("✅ The record checks out." if verdict.ok
             else "❌ The record does not check out.")
     text = f"{head}\n{discord.utils.escape_markdown(verdict.text)}"

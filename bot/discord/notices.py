@@ -14,9 +14,9 @@ from bot.discord.actions import game_channel
 from bot.discord.channel_access import channel_is_gone
 from bot.discord.dm_reach import DmReach, refused_dm
 from bot.discord.panels import user_of
-from bot.discord.replies import game_label
 from bot.play.timers import Reminder, TurnNotice
 from bot.play.turn_clock import format_duration
+from bot.presentation.words import game_label
 from bot.storage.store import SessionRecord
 
 log = logging.getLogger(__name__)

@@ -34,14 +34,16 @@ from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.dm_reach import DmReach, refused_dm
-from bot.discord.replies import escaped_names, game_label, image_names, mention
+from bot.discord.replies import escaped_names
 from bot.discord.table import TABLE_RETRIES
 from bot.play.ai_seats import is_ai_id
 from bot.play.host import Host, MoveOutcome
-from bot.presentation.alt_text import attachment, private_alt, turn_words, update_label
+from bot.presentation.alt_text import private_alt, turn_words, update_label
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import game_label, image_names, mention
 from bot.runtime.drawing import draw_off_loop
 from bot.runtime.retries import Retries
 from bot.runtime.shards import Shards

@@ -1,93 +1,42 @@
-"""Pressing a frontend component: check it, then show the next step or make the move.
+"""Pressing a frontend component in Discord: read the press, check it, then show the next step or make the move.
 
-Every press is checked against the game as it is now, not against what the message says: the
-version in the custom_id must be current, the component must still be one the frontend declares
-(on the table, in the presser's private replies, or in a step he may open), the presser must be
-one of its `players`, and a menu's choice must be one it offers. Any other press gets a private
-refusal and changes nothing. A step (first the pawn, then its destination) is shown to the
-presser alone; an action is made through the host and then shown on the table, and the player
+The checks, and whether a press is a step or an action, are the press dispatcher's (bot.presentation.press),
+shared with the web pages; a refusal is a private reply. A step (first the pawn, then its destination) is
+shown to the presser alone; an action is made through the host and then shown on the table, and the player
 gets his private components (e.g. where to put the bone he drew) in a reply only he sees.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.discord.actions import Done, guarded, host_of, play, pressed_session
+from bot.discord.attachments import attachment
 from bot.discord.components import component_view, form_modal
-from bot.discord.replies import escaped_names, image_names, text_names
+from bot.discord.dispatch import handles
+from bot.discord.replies import escaped_names
 from bot.play.host import Host, MoveOutcome, UserError
-from bot.presentation.alt_text import attachment, private_alt, step_alt
+from bot.presentation.alt_text import private_alt, step_alt
 from bot.presentation.frontend import (
     ActionButton,
-    Component,
     Form,
-    Frontend,
     Select,
     Step,
     form_answers,
     narrate,
-    step_key,
 )
 from bot.presentation.frontends import frontend_for
+from bot.presentation.press import Pressed, not_offered, offered, step_or_action, undo_offered
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import image_names, text_names
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
-from games.core import IllegalMove
 
 PRIVATE_FILE = "your-view.png"
 STEP_FILE = "step.png"
-NOT_OFFERED = "That choice is not offered to you now: use the latest table's buttons and menus."
-
-
-def not_yours(session: SessionRecord, players: tuple[str, ...], presser: str, why: str = "") -> str:
-    """The refusal for a component meant for other players; it names them (and the engine's reason, if any)."""
-    if not players:
-        return "Nobody can use that now: use the latest table's buttons and menus."
-    names = " or ".join(session.name_of(player) for player in players)
-    if presser not in session.player_ids:
-        return f"You are not playing in this game: that is for {names} to use."
-    return f"That is for {names} to use, not you.{' ' + why if why else ''}"
-
-
-@dataclass
-class Pressed:
-    """A press that passed the checks: the component, and what the presser's game looks like."""
-
-    session: SessionRecord
-    player: str
-    component: Component
-    own_view: dict
-    legal: dict[str, list[dict]]
-
-
-def _kind_matches(component: Component, kind: type) -> bool:
-    return isinstance(component, kind)
-
-
-def declared(frontend: Frontend, public: dict, own: dict, player: str,
-             legal: Mapping[str, list[dict]]) -> list[Component]:
-    """Everything the player could see now: the table's components and his private ones."""
-    return [*frontend.components(public, legal), *frontend.private_components(own, player, legal)]
-
-
-def _find(frontend: Frontend, key: str, kind: type, found: list[Component], own: dict, player: str,
-          legal: Mapping[str, list[dict]]) -> Component | None:
-    for component in found:
-        if _kind_matches(component, kind) and _key(component) == key:
-            return component
-    step = frontend.expand(step_key(key), own, player, legal)
-    if step is None:
-        return None
-    return next((c for c in step.components if _kind_matches(c, kind) and _key(c) == key), None)
-
-
-def _key(component: Component) -> str:
-    return component.token if isinstance(component, ActionButton) else component.key
 
 
 async def check_press(interaction: discord.Interaction, session_id: int, version: int, key: str,
@@ -97,55 +46,7 @@ async def check_press(interaction: discord.Interaction, session_id: int, version
     return await offered(host_of(interaction), session, str(interaction.user.id), version, key, kind, tokens)
 
 
-async def offered(host: Host, session: SessionRecord, player: str, version: int, key: str, kind: type,
-                  tokens: Sequence[str] = ()) -> Pressed:
-    """The component `key` of the game at `version`, if `player` may use it now; else a refusal.
-    Discord's presses and the web pages' (bot.web.play) both come through here. `tokens`: a menu's
-    choice, which a refusal may explain (`not_offered`)."""
-    session = await host.require_current(session, version, player)
-    frontend = frontend_for(session.slug)
-    legal = host.legal_by_player(session)
-    own = host.view_for(session, player)
-    found = declared(frontend, host.public_view(session), own, player, legal)
-    component = _find(frontend, key, kind, found, own, player, legal)
-    if component is None:
-        raise UserError(not_offered(host, session, player, version, tokens))
-    if component.players is not None and player not in component.players:
-        why = ""
-        if player in session.player_ids and isinstance(component, ActionButton):
-            why = _engine_refusal(host, session, frontend, component.token, player, version)
-        raise UserError(not_yours(session, component.players, player, why))
-    return Pressed(session, player, component, own, legal)
-
-
-def not_offered(host: Host, session: SessionRecord, player: str, version: int, tokens: Sequence[str]) -> str:
-    """The refusal for a choice not offered now. One made in a menu drawn before the game moved on says the
-    engine's reason, which tells what changed and what to do now: a pawn's destinations chosen after the
-    opponent called Jump get "Bob called Jump: you must jump this turn (use /jump)", not a bare refusal."""
-    if len(tokens) == 1 and version < session.version:
-        why = _engine_refusal(host, session, frontend_for(session.slug), tokens[0], player, None)
-        if why:
-            return f"{why} That menu was drawn before: use the latest table's buttons and menus."
-    return NOT_OFFERED
-
-
-def _engine_refusal(host: Host, session: SessionRecord, frontend: Frontend, token: str, player: str,
-                    version: int | None) -> str:
-    """The engine's reason why a seated player may not make a button's (or a menu option's) move now (it says
-    more than we can); nothing for a token that opens a step or stands for no move."""
-    if frontend.expand(token, host.view_for(session, player), player, host.legal_by_player(session)) is not None:
-        return ""
-    try:
-        action = frontend.action_for_button(token)
-    except (IllegalMove, UserError):
-        return ""
-    try:
-        host.preview(session, player, action, expected_version=version)
-    except (IllegalMove, UserError) as refusal:
-        return refusal.message
-    return ""
-
-
+@handles("act")
 async def press_button(interaction: discord.Interaction, session_id: int, version: int, token: str) -> None:
     """A button: a step shown to the presser, or an action."""
 
@@ -156,16 +57,7 @@ async def press_button(interaction: discord.Interaction, session_id: int, versio
     await play(interaction, work)
 
 
-async def undo_offered(host: Host, session: SessionRecord, player: str, version: int) -> MoveOutcome:
-    """Take back `player`'s move if the Undo drawn at `version` is his now; anyone else is told whose it
-    is, like any component meant for someone else. Discord's Undo and the web pages' come through here."""
-    session = await host.require_current(session, version, player)
-    undoer = await host.undoer(session)
-    if player != undoer:
-        raise UserError(not_yours(session, (undoer,) if undoer else (), player))
-    return await host.undo(session.id, player, expected_version=version)
-
-
+@handles("undo")
 async def press_undo(interaction: discord.Interaction, session_id: int, version: int) -> None:
     """Undo on the table (bot.discord.buttons.UndoButton)."""
 
@@ -183,6 +75,7 @@ async def undone(host: Host, outcome: MoveOutcome, player: str) -> Done:
     return Done.of(outcome, private=await actors_panel(outcome, player, host))
 
 
+@handles("sel")
 async def choose(interaction: discord.Interaction, session_id: int, version: int, key: str,
                  tokens: list[str]) -> None:
     """A select menu: the chosen options must be ones it offers."""
@@ -198,6 +91,7 @@ async def choose(interaction: discord.Interaction, session_id: int, version: int
     await play(interaction, work)
 
 
+@handles("form")
 async def open_form(interaction: discord.Interaction, session_id: int, version: int, key: str) -> None:
     """A form's button: open its modal for a player who may use it."""
 
@@ -242,15 +136,9 @@ async def submit_form(interaction: discord.Interaction, session_id: int, version
 
 async def _step_or_act(interaction: discord.Interaction, pressed: Pressed, version: int,
                        tokens: list[str]) -> Done:
-    frontend = frontend_for(pressed.session.slug)
-    if len(tokens) == 1:
-        step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
-        if step is not None:
-            return await show_step(interaction, pressed.session, step)
-    if isinstance(pressed.component, Select) and pressed.component.max_values > 1:
-        action = frontend.action_for_choice(pressed.component.key, tokens)
-    else:
-        action = frontend.action_for_button(tokens[0])
+    step, action = step_or_action(pressed, tokens)
+    if step is not None:
+        return await show_step(interaction, pressed.session, step)
     return await _act(interaction, pressed, version, action)
 
 
@@ -270,7 +158,7 @@ async def show_step(interaction: discord.Interaction, session: SessionRecord, st
     if step.picture is not None and await host.text_view.pictures_for(session.guild_id, str(interaction.user.id)):
         names = image_names(session)
         png = await draw_off_loop(step.picture, names)
-        alt = step_alt(session, host.public_view(session), names, step.text)
+        alt = step_alt(session, host.public_view(session), names, step.alt or step.text)
         message["files"] = [attachment(png, STEP_FILE, description=alt)]
     if _from_private_message(interaction):
         return Done(update=message)

@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.discord.notices import channel_link
-from bot.discord.replies import game_label
 from bot.play.ai_seats import AI_NAME, is_ai_id
 from bot.play.host import Host
 from bot.play.turn_clock import format_duration
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import game_label
 from bot.storage.store import SessionRecord
 from games import get_game
 

@@ -25,6 +25,9 @@ from typing import Any
 
 import discord
 
+from bot.discord.actions import acknowledge, guarded
+from bot.discord.replies import as_edit
+from bot.play.host import UserError
 from bot.presentation.user_text import MESSAGE_MAX
 
 Sharer = Callable[[discord.Interaction, str], Awaitable[dict[str, Any]]]
@@ -90,9 +93,6 @@ def share_view(kind: str, argument: str = "") -> discord.ui.View:
 
 async def answer_privately(interaction: discord.Interaction, kind: str, argument: str = "") -> None:
     """Answer with the `kind` answer for the user alone, with a Share button (refusals stay private too)."""
-    from bot.discord.actions import acknowledge, guarded
-    from bot.discord.replies import as_edit
-
     async def work() -> None:
         await acknowledge(interaction)
         message = await SHARERS[kind](interaction, argument)
@@ -103,9 +103,6 @@ async def answer_privately(interaction: discord.Interaction, kind: str, argument
 
 async def share(interaction: discord.Interaction, kind: str, argument: str) -> None:
     """The Share press: post the answer publicly (no pings), then take the button off the private one."""
-    from bot.discord.actions import guarded
-    from bot.play.host import UserError
-
     async def work() -> None:
         sharer = SHARERS.get(kind)
         if sharer is None:

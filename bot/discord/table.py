@@ -58,12 +58,12 @@ import discord
 from bot.discord import table_request
 from bot.discord.channel_access import channel_is_gone
 from bot.discord.foresight import Foresight, shows_same_picture
-from bot.discord.replies import board_components, board_message, ended_view, image_names, lobby_message, mention
+from bot.discord.leaderboard import add_rating_field
+from bot.discord.replies import board_components, board_message, lobby_message
 from bot.discord.table_request import TableRequest
-from bot.play.ai_seats import AI_NAME
 from bot.play.host import Host, Upcoming
 from bot.presentation.frontends import frontend_for
-from bot.presentation.standings import add_rating_field
+from bot.presentation.words import ended_view, headline, image_names
 from bot.runtime.drawing import draw_off_loop
 from bot.runtime.gate import result_on_its_way
 from bot.runtime.metrics import METRICS
@@ -101,19 +101,6 @@ def pings(record: TableRecord, now: list[str], session: SessionRecord, *, first:
     if first and session.status == "lobby":
         return repost, [p for p in session.invited if p not in session.player_ids]
     return repost, [p for p in now if p not in record.announced] if repost else []
-
-
-def headline(session: SessionRecord) -> str | None:
-    standing = [discord.utils.escape_markdown(seat.name) for seat in session.players if seat.stand_in]
-    if session.status == "active" and standing:
-        return f"{AI_NAME} plays for {', '.join(standing)} until they take the seat back with `/game return`."
-    if session.status == "finished" and session.end_reason == "timeout":
-        idle = ", ".join(mention(p) for p in (session.result or {}).get("idle", []))
-        return f"The game was claimed: {idle} let the turn clock run out."
-    if session.status == "abandoned":
-        return "**New game** (or `/game start`) opens a new one."  # "This game was abandoned." is said above
-    return None
-
 
 
 TABLE_RETRIES = (5.0, 30.0, 120.0, 600.0)
@@ -258,8 +245,9 @@ class Tables:
 
     def _board(self, session: SessionRecord, view: dict, png: bytes | None, ping: list[str],
                legal: dict[str, list[dict]], undoer: str | None) -> dict[str, Any]:
-        return board_message(session, view, session.turn_events, headline(session), png=png, ping=ping,
-                             legal=legal, undoer=undoer, web_url=self.watch_url(session))
+        said = headline(session, discord.utils.escape_markdown)
+        return board_message(session, view, session.turn_events, said, png=png, ping=ping, legal=legal,
+                             undoer=undoer, web_url=self.watch_url(session))
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).

@@ -1,4 +1,4 @@
-"""`python -m bot backup <file>` and `python -m bot restore <file>` for a SQLite database (docs/operations.md).
+"""`python -m bot backup <file>` and `python -m bot restore <file>` for a SQLite database (docs/operators.md).
 
 A backup uses SQLite's online backup API: it copies a consistent snapshot page by page while the bot keeps
 running and writing (WAL mode). A restore first checks the copy on a scratch file: it must open, pass
@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.play.move_replay import replayed
+from bot.play.replay import replayed
 from bot.storage.dialects import SQLITE_URL
 from bot.storage.store import Store
 from games import get_game
@@ -39,7 +39,7 @@ class Replayed:
 def sqlite_path(database_url: str) -> Path:
     """The SQLite file a DATABASE_URL names; PostgreSQL's are refused (pg_dump backs them up)."""
     if not database_url.startswith(SQLITE_URL):
-        raise BackupRefused("DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/operations.md)")
+        raise BackupRefused("DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/operators.md)")
     path = database_url[len(SQLITE_URL):]
     if path == ":memory:" or not path:
         raise BackupRefused("DATABASE_URL names no file to back up")

@@ -1,4 +1,4 @@
-"""`/healthz` and `/metrics` for whoever runs Parlor, on OPS_HOST:OPS_PORT (docs/operations.md).
+"""`/healthz` and `/metrics` for whoever runs Parlor, on OPS_HOST:OPS_PORT (docs/operators.md).
 
 A port of their own, not the web pages': a monitoring system scrapes it from inside the operator's network,
 while the pages may face the internet. The server is told how to check each part through plain callables,

@@ -103,7 +103,8 @@ class TurnDispatcher:
 
     async def stop(self, grace: float = 0.0) -> None:
         """Stop firing timers. A message on its way is given `grace` seconds to go first: its timer is already
-        marked fired, so cut off it would be lost (a crash mid-send still loses it: README, "Playing over a day")."""
+        marked fired, so cut off it would be lost (a crash mid-send still loses it: docs/players.md, "Playing over
+        a day")."""
         self._stopping = True
         sending = self._sending
         if sending is not None:

@@ -1,32 +1,38 @@
-"""Alt text: every picture Parlor sends carries the game's state in words (issue 25).
+"""Alt text: every picture Parlor sends carries the game's state in words (issue 25), briefly (issue 42).
 
 Discord reads an attachment's `description` to screen-reader users, up to `ALT_TEXT_MAX` characters.
-`attachment` is the one place Parlor builds a file to send, and it refuses a file without a
-description, so no picture can leave without one. The texts are built here from views only:
+`bot.discord.attachments.attachment` is the one place Parlor builds a file to send, and it refuses a file without
+a description, so no picture can leave without one. The texts are built here from views only, in this order:
 
-- a board (the table, `/game status`) from the public view: the game and update, whose turn it is or
-  who won, the frontend's `alt_text` (by default its `describe_state`, the embed's own words), then
-  what happened since the turn last changed;
-- a private picture (a Johari panel, a step's picture, a build preview) from its owner's view: the
-  same head, then all the picture shows him (`Frontend.private_alt_text`: his bones, and what the
-  table shows too, such as Johari's pile and score sheets). It goes only to him, so it may name his
-  bones; a public description never says more than the public view.
+- the head: what the picture is (the board, someone's private view, a map), the game and update;
+- who acts: whose turn it is ("alice's turn.", "alice and bob to act.") or who won, said once (the state's
+  own turn line is left out), then what is awaited in the game's words where it has them
+  (`Frontend.alt_awaited`: "Roll the bonus die or keep the 6.");
+- what changed: the latest line the table told ("Last: …"; a board only);
+- the state: a board's from the public view (`Frontend.alt_text`: what the picture shows that matters, not
+  its static parts, such as Two Fat Dudes' thirteen spaces); a private picture's from its owner's view
+  (`Frontend.private_alt_text`, which may name his Johari bones: it goes only to him); a step's
+  picture's from the step's words without milepost codes (`Step.alt`, Crayon Rails' build preview);
+- then, if room is left, the turn's earlier lines ("Before that: …"), the latest kept.
+
+Each game has a budget, well under Discord's limit, that its alt text never passes (`ALT_BUDGETS`):
+John Henry 500, Two Fat Dudes 600, Follow the Arrow 700 (ten pawns and their arrows), Johari Bones 900
+(at scoring, four 32-character names said as whose turn it is, then each player's four bones and total,
+which all stay) and Crayon Rails 900 (its worst case: two 32-character names with five locked cards each, a
+super train full and four events in force, which all stay). Games of shorter names stay well within.
+Within it the latest line takes at most a quarter (its end is kept), the state is cut at its end (each
+game puts first what matters most: Crayon Rails' tracks and Johari's score sheets come last), and the
+earlier lines fill what is left. tests/bot/test_alt_text_budgets.py plays long random games of every game to hold this.
 
 Names are display names (a screen reader spells a mention's id), and markdown marks are dropped, but
 never from a name: a player named `__init__` is read as written (`plain_named` builds the words with a
-token for each name, drops the marks, then puts the names back). The head
-(game, update, whose turn) always fits; past the limit the oldest events go first (the latest
-`EVENTS_AT_LEAST` characters stay), then the end of the state. A game whose state runs long says
-its essentials in `Frontend.alt_text` (Crayon Rails: cash, train, loads, locked cards).
+token for each name, drops the marks, then puts the names back).
 """
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
-
-import discord
 
 from bot.presentation.frontend import Names, joined, narrate
 from bot.presentation.frontends import frontend_for
@@ -35,10 +41,17 @@ from games import get_game
 
 ALT_TEXT_MAX = 1024
 """Discord's limit on an attachment's description."""
-EVENTS_AT_LEAST = 200
-"""Characters kept for the turn's events when the state leaves less (the latest events are kept)."""
-TURN_LINES = ("To roll: ", "To act: ")
-"""The embed's own lines of whose turn it is (John Henry, Crayon Rails), left out of the alt text's state."""
+ALT_BUDGETS = {"john-henry": 500, "two-fat-dudes": 600, "follow-the-arrow": 700, "johari-bones": 900,
+               "crayon-rails": 900}
+"""Each game's most characters for a picture's alt text: see the module docstring."""
+DEFAULT_BUDGET = 600
+LATEST_SHARE = 4
+"""The latest line of what happened takes at most this fraction of the budget (its end is kept)."""
+EARLIER_AT_LEAST = 40
+"""Room below which the turn's earlier lines are left out rather than cut to a stub."""
+TURN_LINES = ("To roll: ", "To act: ", "Waiting for ")
+"""The words' own lines of whose turn it is (John Henry, Crayon Rails, Johari Bones' private picture), left out
+of the alt text's state: the turn is said once, before it."""
 _MARKDOWN = re.compile(r"\*\*|__|`")
 _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 """A name's stand-in while words are made plain (`plain_named`): no markdown mark, nothing a player types."""
@@ -47,17 +60,8 @@ _NAME_TOKEN = re.compile("\x00([0-9]+)\x00")
 def update_label(session: SessionRecord) -> str:
     """Which moment of the game a table, panel or picture shows: "update 14". The game's version counts
     every change (each move, an undo, a stand-in, a setting), so it is named so that nobody reads it as
-    the number of moves made (the README's table section)."""
+    the number of moves made (docs/players.md, the table)."""
     return f"update {session.version}"
-
-
-def attachment(data: bytes, filename: str, *, description: str) -> discord.File:
-    """A file to send, with its alt text (cut to Discord's limit); an empty description is a bug. The
-    description is sent as given: the builders below make it plain, keeping names as written."""
-    description = description.strip()
-    if not description:
-        raise ValueError(f"{filename} has no alt text")
-    return discord.File(io.BytesIO(data), filename=filename, description=shorten(description))
 
 
 def plain(text: str) -> str:
@@ -70,9 +74,15 @@ def plain_named(words: Callable[[Names], str], names: Names) -> str:
     """The words `words` builds from `names`, made plain with every name as written: a name's `__` or
     backticks are part of it, not marks. The words are built with a token for each name, then made plain,
     then the names put back."""
+    return " ".join(plain_lines(lambda tokens: words(tokens).splitlines(), names))
+
+
+def plain_lines(lines: Callable[[Names], Sequence[str]], names: Names) -> list[str]:
+    """As `plain_named`, line by line: each line `lines` builds, as a plain sentence."""
     players = list(names)
     tokens = {player: f"\x00{index}\x00" for index, player in enumerate(players)}
-    return _NAME_TOKEN.sub(lambda found: names[players[int(found[1])]], plain(words(tokens)))
+    named = (_NAME_TOKEN.sub(lambda found: names[players[int(found[1])]], plain(line)) for line in lines(tokens))
+    return [line for line in named if line]
 
 
 def latest(text: str, limit: int) -> str:
@@ -116,36 +126,63 @@ def turn_words(session: SessionRecord, view: dict, names: Names) -> str:
     return f"{to_act[0]}'s turn." if len(to_act) == 1 else f"{joined(to_act)} to act."
 
 
-def _head(session: SessionRecord, view: dict, names: Names, what: str) -> str:
-    title = get_game(session.slug).title
-    return f"{what} of {title} #{session.id}, {update_label(session)}. {turn_words(session, view, names)}".strip()
+def budget(slug: str) -> int:
+    """How many characters a picture's alt text of this game may take (see the module docstring)."""
+    return ALT_BUDGETS.get(slug, DEFAULT_BUDGET)
+
+
+def _head(session: SessionRecord, what: str) -> str:
+    return f"{what} of {get_game(session.slug).title} #{session.id}, {update_label(session)}."
+
+
+def _turn(session: SessionRecord, view: dict, names: Names) -> str:
+    """Whose turn it is (or who won), said once, then what is awaited in the game's words where it has them."""
+    turn = turn_words(session, view, names)
+    if session.status != "active" or not turn:
+        return turn
+    awaited = plain_named(lambda named: frontend_for(session.slug).alt_awaited(view, named), names)
+    return f"{turn} {awaited}".strip()
 
 
 def _without_turn(state: str) -> str:
-    """The state's words without their own line of whose turn it is: the head says it once already."""
+    """The state's words without their own line of whose turn it is: the turn is said once already."""
     return "\n".join(line for line in state.splitlines() if not line.startswith(TURN_LINES))
+
+
+def _composed(session: SessionRecord, view: dict, names: Names, what: str, state: str,
+              happened: Sequence[str] = ()) -> str:
+    """The head, whose turn, the latest line of what happened, the state, then the turn's earlier lines, within
+    the game's budget: the latest line is cut to `LATEST_SHARE` of it, the state at its end, the earlier lines
+    from the oldest."""
+    limit = budget(session.slug)
+    last = f"Last: {latest(happened[-1], limit // LATEST_SHARE)}" if happened else ""
+    lead = " ".join(part for part in (_head(session, what), _turn(session, view, names), last) if part)
+    room = limit - len(lead) - 1
+    state = shorten(state, room) if state and room > len(" …") else ""
+    told = " ".join(part for part in (lead, state) if part)
+    room = limit - len(told) - len(" Before that: ")
+    if happened[:-1] and room >= EARLIER_AT_LEAST:
+        told = f"{told} Before that: {latest(' '.join(happened[:-1]), room)}"
+    return shorten(told, limit)
 
 
 def board_alt(session: SessionRecord, view: dict, names: Names, events: Sequence[dict] = ()) -> str:
     """The public board in words: see the module docstring."""
     frontend = frontend_for(session.slug)
     told = [event for event in events if event.get("type") != "began"]
-    happened = plain_named(lambda named: "\n".join(narrate(frontend, told, named)), names)
-    head = _head(session, view, names, "Board")
+    happened = plain_lines(lambda named: narrate(frontend, told, named), names)
     state = plain_named(lambda named: _without_turn(frontend.alt_text(view, named)), names)
-    room = ALT_TEXT_MAX - len(head) - len(" Last: ") - 1
-    last = latest(happened, max(room - len(state), EVENTS_AT_LEAST))
-    state = shorten(state, room - len(last))
-    return " ".join(part for part in (head, state, f"Last: {last}" if last else "") if part)
+    return _composed(session, view, names, "Board", state, happened)
 
 
 def private_alt(session: SessionRecord, view: dict, names: Names, viewer: str) -> str:
-    """`viewer`'s own picture in words, for him alone: the head, then what his view shows him."""
-    own = plain_named(lambda named: frontend_for(session.slug).private_alt_text(view, named, viewer), names)
-    what = f"{names.get(viewer, viewer)}'s private view"
-    return " ".join(part for part in (_head(session, view, names, what), own) if part)
+    """`viewer`'s own picture in words, for him alone: the head, whose turn, then what his view shows him."""
+    own = plain_named(lambda named: _without_turn(frontend_for(session.slug).private_alt_text(view, named, viewer)),
+                      names)
+    return _composed(session, view, names, f"{names.get(viewer, viewer)}'s private view", own)
 
 
 def step_alt(session: SessionRecord, view: dict, names: Names, text: str) -> str:
-    """A step's picture (e.g. proposed track on the map), for the chooser alone: the head and the step's words."""
-    return " ".join(part for part in (_head(session, view, names, "Map"), plain(text)) if part)
+    """A step's picture (e.g. proposed track on the map), for the chooser alone: the head, whose turn and the
+    step's words (`Step.alt`, without milepost codes, where the step has them)."""
+    return _composed(session, view, names, "Map", plain(text))

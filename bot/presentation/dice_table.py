@@ -7,8 +7,6 @@ commitment instead. Once the game is over (played out, abandoned or claimed) the
 
 from __future__ import annotations
 
-import discord
-
 from bot.storage.store import SessionRecord
 from games.dice import commitment
 
@@ -26,10 +24,3 @@ def dice_line(session: SessionRecord) -> str | None:
         return None
     return (f"🎲 Dice seed, revealed: `{session.dice_seed}` (its SHA-256 is the commitment `{committed}`). "
             "`/game export` gives the record, `/game verify` checks it.")
-
-
-def add_dice_field(embed: discord.Embed, session: SessionRecord) -> None:
-    """Show `dice_line` on a table embed, in its own field so a long description never cuts it."""
-    line = dice_line(session)
-    if line is not None:
-        embed.add_field(name=FIELD_NAME, value=line, inline=False)

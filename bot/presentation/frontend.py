@@ -209,6 +209,8 @@ class Step:
     components: tuple[Component, ...]
     picture: Callable[[Names], bytes] | None = None
     """A picture for the step (e.g. proposed track on the map), drawn off the event loop when shown."""
+    alt: str = ""
+    """The picture's words for its alt text where `text` would read badly aloud (milepost codes); else `text`."""
 
 
 def chunked_select(key: str, placeholder: str, options: list[Option], players: Players = None) -> list[Select]:
@@ -276,6 +278,12 @@ class Frontend:
         embed's words.
         A game whose words run long says the essentials here instead."""
         return self.describe_state(view, names)
+
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """What the players to act are awaited for, a sentence the alt text puts after whose turn it is ("alice's
+        turn. Roll the bonus die or keep the 6."), which it says once (its state leaves the turn out); "" for
+        nothing more."""
+        return ""
 
     def buttons(self, view: dict) -> list[ActionButton]:
         """Buttons for what can be done next, given the public view (older, simpler form of `components`)."""

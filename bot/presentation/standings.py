@@ -1,8 +1,8 @@
 """How ratings are shown (bot.play.ratings): the leaderboard's text and picture, `/stats` lines, the final table.
 
-The leaderboard answers privately with a Share button (bot.discord.share); its picture is 720 px wide with names
-and ratings in the boards' key type size (about 14 px on a 400 px phone), drawn off the event loop, and
-its alt text (the attachment's description) names the top entries for screen readers. Which pool it
+The leaderboard (bot.discord.leaderboard) answers privately with a Share button (bot.discord.share); its picture
+is 720 px wide with names and ratings in the boards' key type size (about 14 px on a 400 px phone), drawn off the
+event loop, and its alt text (the attachment's description) names the top entries for screen readers. Which pool it
 shows is the server's choice (`/settings leaderboard`): games between people only (the default), or
 every rated game, the AI's seats included and the AI listed. Without a game it shows each game's top
 three on the server, the games with the most rated players first.
@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import discord
-
 from bot.play.ai_seats import AI_NAME
-from bot.play.host import UserError
-from bot.play.ratings import ALL, PEOPLE, change_text, new_rating, shown
-from bot.presentation.alt_text import attachment, shorten
+from bot.play.ratings import ALL, PEOPLE, new_rating, shown
+from bot.presentation.alt_text import shorten
+from bot.presentation.markdown import Escape, markdown_escaped
 from bot.presentation.render.canvas import (
     BODY,
     INK,
@@ -35,8 +33,7 @@ from bot.presentation.render.canvas import (
     game_palette,
 )
 from bot.presentation.user_text import MESSAGE_MAX
-from bot.runtime.drawing import draw_off_loop
-from bot.storage.store import RatedPlayer, RatingChange, SessionRecord, Store
+from bot.storage.store import RatedPlayer, RatingChange, Store
 from games import get_game
 
 LEADERBOARD_FILE = "leaderboard.png"
@@ -73,16 +70,18 @@ def ranked(rows: Sequence[RatedPlayer]) -> list[tuple[int, RatedPlayer]]:
     return found
 
 
-def _entry(rank: int, row: RatedPlayer, *, markdown: bool = False) -> str:
-    """One line of the leaderboard; in a message (`markdown`) the name is escaped, so it shows as written."""
-    name = discord.utils.escape_markdown(row.name) if markdown else row.name
+def _entry(rank: int, row: RatedPlayer, escape: Escape | None = None) -> str:
+    """One line of the leaderboard; in a message the name is escaped (`escape`), so it shows as written."""
+    name = escape(row.name) if escape is not None else row.name
     return f"{rank}. {name} {shown(row.rating):,} ({row.rating.games} game{'s' if row.rating.games != 1 else ''})"
 
 
 
 
-def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None, with_ai: bool) -> str:
-    """The leaderboard in words (the message text, for those who do not see the picture)."""
+def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: str | None, with_ai: bool,
+                     escape: Escape = markdown_escaped) -> str:
+    """The leaderboard in words (the message text, for those who do not see the picture); names escaped by
+    `escape` (the Discord window passes discord.py's)."""
     what = get_game(slug).title if slug else "every game"
     counted = f"games with {AI_NAME} counted too" if with_ai else f"games between people (games with {AI_NAME} apart)"
     if not any(rows for _, rows in sections):
@@ -94,7 +93,7 @@ def leaderboard_text(sections: Sequence[tuple[str, list[RatedPlayer]]], slug: st
     for game, rows in sections:
         if slug is None:
             lines.append(f"__{get_game(game).title}__")
-        lines += [_entry(rank, row, markdown=True) for rank, row in ranked(rows)]
+        lines += [_entry(rank, row, escape) for rank, row in ranked(rows)]
     footer = "Rating: 1000 for a newcomer, rising with results and their number (OpenSkill; `/stats` has yours)."
     text = "\n".join([*lines, footer])
     while len(text) > MESSAGE_MAX and len(lines) > 1:
@@ -140,23 +139,6 @@ def draw_leaderboard(sections: Sequence[tuple[str, list[RatedPlayer]]], title: s
     return board.png(PALETTE)
 
 
-async def leaderboard_message(store: Store, guild_id: str, slug: str | None, *, picture: bool = True) -> dict:
-    """`/leaderboard [game]`: the words, and the picture with its alt text (send() keyword arguments);
-    the words alone without `picture` (bot.play.text_view). With no rated game yet, what to do is said to the asker
-    alone, as a refusal: there is nothing to share."""
-    with_ai = (await store.guild_settings(guild_id)).leaderboard_with_ai
-    sections = await leaderboard_rows(store, guild_id, slug, with_ai)
-    text = leaderboard_text(sections, slug, with_ai)
-    if not any(rows for _, rows in sections):
-        raise UserError(text)
-    if not picture:
-        return {"content": text}
-    title = f"Leaderboard: {get_game(slug).title}" if slug else "Leaderboard: every game"
-    subtitle = "Games with Parlor (AI) counted too" if with_ai else "Games between people"
-    png = await draw_off_loop(draw_leaderboard, sections, title, subtitle)
-    return {"content": text, "file": attachment(png, LEADERBOARD_FILE, description=alt_text(sections, slug))}
-
-
 def stats_lines(ratings: Sequence[RatedPlayer], last: dict[tuple[str, str], RatingChange], *,
                 of_ai: bool = False) -> list[str]:
     """`/stats`: each game's rating and what the last game did to it; the one with AI games too, if any differ
@@ -177,15 +159,3 @@ def stats_lines(ratings: Sequence[RatedPlayer], last: dict[tuple[str, str], Rati
             lines.append(f"• {get_game(slug).title}{label}: rating **{shown(row.rating):,}** "
                          f"({'+' if delta >= 0 else '−'}{abs(delta)} in the last game{which})")
     return ["**Ratings** (1000 for a newcomer):", *lines] if lines else []
-
-
-def add_rating_field(embed: discord.Embed, session: SessionRecord, changes: Sequence[RatingChange]) -> None:
-    """The final table's field: each player's rating after the game and its change, in the pool the game counts
-    in first (games between people; else the pool that counts games with the AI)."""
-    if not changes:
-        return
-    pool = PEOPLE if any(change.pool == PEOPLE for change in changes) else ALL
-    ordered = sorted((change for change in changes if change.pool == pool), key=lambda change: -shown(change.after))
-    lines = [f"{discord.utils.escape_markdown(change.name)}: {change_text(change)}" for change in ordered]
-    name = "Ratings" if pool == PEOPLE else f"Ratings (games with {AI_NAME}, counted apart)"
-    embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)

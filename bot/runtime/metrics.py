@@ -1,4 +1,4 @@
-"""The process's counters and gauges, in Prometheus' format (docs/operations.md lists every series).
+"""The process's counters and gauges, in Prometheus' format (docs/operators.md lists every series).
 
 One registry per process (`METRICS`), so an instrumented place is one line: `METRICS.moves.labels(slug).inc()`.
 No label ever carries a game's state, a player or a token: games are named by slug, Discord's routes by their

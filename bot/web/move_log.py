@@ -14,8 +14,8 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from bot.discord.replies import log_lines
 from bot.play.host import Host
+from bot.presentation.words import log_lines
 from bot.storage.store import MoveRecord, SessionRecord
 from bot.web.page_text import page_escaped
 from games import get_game

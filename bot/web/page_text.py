@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bot.discord.components import named
+from bot.presentation.words import named
 from games.record import with_names
 
 LONG_TEXT = 100_000

@@ -1,6 +1,6 @@
 """What a web page shows, built from views only, as the JSON its script draws.
 
-Everyone's page (`public`) holds what the Discord table holds, from the public view: the board's
+Everyone's page (`public`) renders the Discord table's model (bot.presentation.table_model): the board's
 picture (its address), whose turn it is, the narration since the turn changed, the board in words
 (the table's own text, names instead of mentions), and the move log. A player's personal page
 (`personal`) adds what his own view shows him (Johari bones, in words and picture) and the choices the
@@ -16,28 +16,24 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from bot.discord.components import LABEL_MAX, named
-from bot.discord.presses import declared
-from bot.discord.replies import (
-    board_content,
+from bot.play.host import Host
+from bot.presentation.frontend import Component, Form, Frontend, Select, Step
+from bot.presentation.frontends import frontend_for
+from bot.presentation.press import usable
+from bot.presentation.table_model import lobby_model, table_model
+from bot.presentation.words import (
+    LABEL_MAX,
     ended_view,
+    headline,
     image_names,
-    lobby_message,
-    narration,
-    state_words,
+    named,
     text_names,
 )
-from bot.discord.table import headline
-from bot.play.host import Host
-from bot.presentation.dice_table import dice_line
-from bot.presentation.frontend import ActionButton, Component, Form, Frontend, Select, Step
-from bot.presentation.frontends import frontend_for
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
 from bot.web.move_log import MoveLogs
 from bot.web.page_text import LONG_TEXT, page_text
 from games import get_game
-from games.core import IllegalMove
 
 CACHED_VERSIONS = 256
 """Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
@@ -81,21 +77,20 @@ class Pages:
             "status": session.status, "players": [seat.name for seat in session.players],
         }
         if session.state is None:
-            lobby = lobby_message(session)
-            page.update(turn="", headline="", narration=[], text=page_text(lobby["embed"].description or "", names),
+            page.update(turn="", headline="", narration=[], text=page_text(lobby_model(session).text, names),
                         log=[], dice="")
             return page
-        view = self.host.public_view(session)
+        table = table_model(session, self.host.public_view(session), session.turn_events, headline(session),
+                            picture=False)
         page.update(
             # The table message's words: whose turn it is, and what others may do now (call Jump!).
-            turn=page_text(board_content(session, view) or "", names),
+            turn=page_text(table.content or "", names),
             # An abandoned table's headline points to its New game button, which a page does not have.
-            headline=page_text(headline(session) or "", names) if session.status != "abandoned" else "",
-            narration=[page_text(line, names)
-                       for line in narration(session, session.turn_events, text_names(session))],
-            text=page_text(state_words(session, view, text_names(session)), names),
+            headline=page_text(table.headline or "", names) if session.status != "abandoned" else "",
+            narration=[page_text(line, names) for line in table.told],
+            text=page_text(table.state, names),
             log=await self.logs.lines(session),
-            dice=(dice_line(session) or "").replace("`", ""),  # as the table shows it, without Discord's code marks
+            dice=(table.dice or "").replace("`", ""),  # as the table shows it, without Discord's code marks
         )
         return page
 
@@ -140,23 +135,8 @@ class Pages:
 
 def usable_choices(frontend: Frontend, public: dict, own: dict, player: str, legal: Mapping[str, list[dict]],
                    names: Mapping[str, str]) -> list[dict]:
-    """The table's and his private components that `player` may use now, as the page draws them.
-
-    A button that is neither an action nor a step (Johari's "Show my bones": the page shows his bones
-    anyway) is left out, and so is a step whose choices the page already offers."""
-    usable = [component for component in declared(frontend, public, own, player, legal)
-              if component.players is None or player in component.players]
-    keys = {_key(component) for component in usable}
-    choices = []
-    for component in usable:
-        if isinstance(component, ActionButton):
-            step = frontend.expand(component.token, own, player, legal)
-            if step is not None and step.components and {_key(c) for c in step.components} <= keys:
-                continue
-            if step is None and not _is_action(frontend, component.token):
-                continue
-        choices.append(choice(component, names))
-    return choices
+    """The components `player` may use now (bot.presentation.press.usable), as the page draws them."""
+    return [choice(component, names) for component in usable(frontend, public, own, player, legal)]
 
 
 def step_choices(step: Step, names: Mapping[str, str]) -> dict:
@@ -179,18 +159,6 @@ def choice(component: Component, names: Mapping[str, str]) -> dict:
                             "min": field.min_length, "max": field.max_length} for field in component.fields]}
     return {"kind": "button", "key": component.token, "label": named(component.label, names, LABEL_MAX),
             "style": component.style}
-
-
-def _key(component: Component) -> str:
-    return component.token if isinstance(component, ActionButton) else component.key
-
-
-def _is_action(frontend: Frontend, token: str) -> bool:
-    try:
-        frontend.action_for_button(token)
-    except IllegalMove:
-        return False
-    return True
 
 
 def _keep(cache: OrderedDict, key: Any, value: Any, size: int) -> None:

@@ -1,8 +1,8 @@
 """A press on a player's personal page, through the same checks and host path as a Discord button.
 
 The page sends the game version it was drawn for, the kind of control, its key and the chosen tokens
-(or a form's answers). `bot.discord.presses.offered` checks them exactly as for a Discord press (the version,
-that the control is still offered, that it is his); a step's choices go back to the page alone; an
+(or a form's answers). The press dispatcher (bot.presentation.press) checks them exactly as for a Discord press
+(the version, that the control is still offered, that it is his); a step's choices go back to the page alone; an
 action goes through `Host.act` (the version check and one transaction), and then the Discord table
 and the private panels are brought up to date like after any move (`show_move`).
 """
@@ -13,17 +13,16 @@ import base64
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from bot.discord.presses import NOT_OFFERED, Pressed, offered, undo_offered
-from bot.discord.replies import image_names
 from bot.play.host import Host, MoveOutcome, UserError
-from bot.presentation.frontend import ActionButton, Form, Select, Step, form_answers, narrate
+from bot.presentation.frontend import Form, Select, Step, form_answers, narrate
 from bot.presentation.frontends import frontend_for
+from bot.presentation.press import KINDS, NOT_OFFERED, Pressed, offered, step_or_action, undo_offered
+from bot.presentation.words import image_names
 from bot.runtime.drawing import draw_off_loop
 from bot.storage.store import SessionRecord
 from bot.web.page_text import page_names
 from bot.web.pages import step_choices
 
-KINDS: dict[str, type] = {"button": ActionButton, "select": Select, "form": Form}
 ShowMove = Callable[[MoveOutcome], Awaitable[None]]
 
 
@@ -61,20 +60,14 @@ async def press(host: Host, session: SessionRecord, player: str, body: Any, show
 
 
 def _step_or_action(pressed: Pressed, tokens: list[str]) -> tuple[Step | None, dict]:
-    """The step the chosen token opens (for the page), else the action the choice stands for."""
-    frontend = frontend_for(pressed.session.slug)
+    """The step the chosen token opens (for the page), else the action the choice stands for; a menu's
+    choice must be one it offers, as many as it allows."""
     component = pressed.component
     if isinstance(component, Select):
         offered_tokens = {option.token for option in component.options}
         if not tokens or not set(tokens) <= offered_tokens or len(tokens) > component.max_values:
             raise UserError(NOT_OFFERED)
-    if len(tokens) == 1:
-        step = frontend.expand(tokens[0], pressed.own_view, pressed.player, pressed.legal)
-        if step is not None:
-            return step, {}
-    if isinstance(component, Select) and component.max_values > 1:
-        return None, frontend.action_for_choice(component.key, tokens)
-    return None, frontend.action_for_button(tokens[0])
+    return step_or_action(pressed, tokens)
 
 
 async def _step_page(step: Step, session: SessionRecord) -> dict:

@@ -26,9 +26,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.discord.actions import APOLOGY
 from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.presentation.frontend import AnswerRefused
+from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate
 from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError

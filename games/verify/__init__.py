@@ -216,7 +216,7 @@ def verify(record: GameRecord) -> Verdict:
 VOUCHED = ("Checked against the commitment and the rules: the seed, every die and shuffle, every move and "
            "the result. Not checked, as Parlor wrote them: the players' names, the game's number and which "
            "seats its AI played.")
-"""What a check that passes vouches for (README: "Dice anyone can check")."""
+"""What a check that passes vouches for (docs/players.md: "Dice anyone can check")."""
 
 
 def seat_problem(record: GameRecord) -> str | None:

@@ -7,9 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.presentation.alt_text import ALT_TEXT_MAX, attachment, board_alt, latest, plain, private_alt, shorten
+from bot.discord.attachments import attachment
+from bot.presentation.alt_text import (
+    ALT_TEXT_MAX,
+    board_alt,
+    budget,
+    latest,
+    plain,
+    private_alt,
+    shorten,
+)
 from bot.presentation.frontends import frontend_for
-from bot.presentation.frontends.crayon_components import place
+from bot.presentation.frontends.crayon_components import spoken_place
 from bot.presentation.render.canvas import seat_words
 from bot.presentation.render.crayon_rails import majors_progress
 from bot.presentation.render.johari_bones import BOX_LABELS
@@ -50,8 +59,8 @@ MARKED = {A: "__init__", B: "**Boss** `x`"}
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_name_is_read_as_written_though_marks_in_it_look_like_markdown(slug):
-    """README ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both players
-    as often with marks in their names as with plain names, and the picture's description sent says the same."""
+    """docs/players.md ('Names in pictures'): the alt text keeps every name as it is. Each game's words name both
+    players as often with marks in their names as with plain names, and the picture's description sent says the same."""
     game = get_game(slug)
     state = game.new_game([A, B], SeededRandomness(3))
     session, view = session_of(slug, state), game.view(state, None)
@@ -116,16 +125,17 @@ def test_crayon_rails_keeps_its_essentials_within_the_limit_in_the_worst_case():
             {"type": "delivered", "player": A, "card": 17, "load": "Chocolate", "city": cities[-1].name,
              "payoff": 44}]
     alt = board_alt(session, view, names, turn)
-    assert len(alt) <= ALT_TEXT_MAX
-    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, update 41. {LONG_A}'s turn.")
+    assert len(alt) <= budget("crayon-rails") < ALT_TEXT_MAX
+    assert alt.startswith(f"Board of Crayon Rails (public locking) #7, update 41. {LONG_A}'s turn. Last: {LONG_A} "
+                          f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44 (card #17)."), \
+        "whose turn it is and the latest event lead"
     for player in view["players"]:
-        assert f"{player['cash']} cash, majors {player['majors_joined']}/3, super train at {place(player['at'])}" in alt
+        where = spoken_place(player["at"])
+        assert f"{player['cash']} cash, majors {player['majors_joined']}/3, super train at {where}" in alt
         assert "loads Machinery, Chocolate, Livestock, locked #" in alt
     for card in (card for card in view["pool"] if card["locks"]):
         assert f"#{card['id']} " in alt, f"locked card {card['id']} is named"
     assert "Pool: 8 cards, 3 unlocked." in alt and ", derailment at" in alt, "the four kept cards are not in the pool"
-    assert alt.endswith(f"delivers Chocolate to {cities[-1].name} ({cities[-1].at}) for 44 (card #17)."), \
-        "the latest event"
 
 
 def test_a_train_not_yet_placed_is_said_so():
@@ -230,7 +240,7 @@ def test_every_file_parlor_sends_is_built_by_the_one_function_that_requires_alt_
     root = Path(__file__).resolve().parents[2]
     building = [str(path.relative_to(root)) for folder in ("bot", "cogs") for path in (root / folder).rglob("*.py")
                 if "discord.File(" in path.read_text()]
-    assert building == ["bot/presentation/alt_text.py"]
+    assert building == ["bot/discord/attachments.py"]
 
 
 @pytest.mark.parametrize("slug", ["john-henry", "crayon-rails"])

@@ -114,7 +114,7 @@ async def test_rematch_starts_the_next_game_of_the_match_with_the_same_seats(hos
 
 
 async def test_a_move_after_a_match_game_ended_points_to_the_rematch_by_command_and_by_menu_alike(host):
-    """README: "Once a game is over, a move tells you so and how to start another (`/game start`, or
+    """docs/players.md: "Once a game is over, a move tells you so and how to start another (`/game start`, or
     `/game rematch` in a match)": a menu left in a private reply says it as `/move` does."""
     session = await seated(host, options={"black": BOB.id})
     moving = await host.session(session.id)

@@ -15,10 +15,10 @@ import pytest
 from bot.discord import foresight as foresight_module
 from bot.discord import table as table_module
 from bot.discord.foresight import MOVES_FORESEEN, Foresight
-from bot.discord.replies import image_names
 from bot.discord.table import Tables
 from bot.play.host import Host
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import image_names
 from bot.storage.store import SessionRecord
 from tests.bot.conftest import ALICE, BOB, CAROL
 

@@ -47,7 +47,7 @@ async def test_the_whole_record_matches_and_one_cut_short_is_refused_in_its_serv
                           f"copy of game #{session_id} on this server." in whole.text, whole.text
 
     cut = edited(record, lambda data: data.update(moves=data["moves"][:5]))
-    assert verify(cut).ok, "offline, a shorter abandoned game cannot be told apart (README says so)"
+    assert verify(cut).ok, "offline, a shorter abandoned game cannot be told apart (docs/players.md says so)"
     assert (await check_record(host, cut, None)).ok, "nor in a direct message, which has no game of its own"
     refused = await check_record(host, cut, GUILD)
     sixth = record.moves[5]

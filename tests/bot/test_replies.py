@@ -10,28 +10,30 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.discord.buttons import ActionButton, LobbyButton, TableButton
+from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton
 from bot.discord.replies import (
-    EARLIER,
     LOG_MESSAGES_MAX,
-    TABLE_TEXT_MAX,
     as_edit,
     board_embed,
     board_message,
-    fitted,
-    game_label,
     lobby_message,
-    log_lines,
     log_messages,
     rules_embed,
-    state_words,
-    text_names,
 )
-from bot.discord.table import headline
 from bot.play.host import TURN_EVENTS_KEPT, Host, turn_events
 from bot.play.turn_events import EARLIER_CUT
 from bot.presentation.frontends import frontend_for
 from bot.presentation.user_text import MESSAGE_MAX
+from bot.presentation.words import (
+    EARLIER,
+    TABLE_TEXT_MAX,
+    fitted,
+    game_label,
+    headline,
+    log_lines,
+    state_words,
+    text_names,
+)
 from bot.storage.store import Seat
 from games import GAMES, get_game
 from games.core import IllegalMove, ScriptedRandomness
@@ -79,8 +81,8 @@ async def test_a_finished_board_names_the_winner_pings_nobody_and_offers_rematch
     message = board_message(session, outcome.public_view, session.turn_events, png=PNG)
     assert f"Winner: <@{session.result['winners'][0]}>" in message["content"]
     assert message["allowed_mentions"].users == []
-    assert [item.item.label for item in message["view"].children] == ["Rematch", "New game"]
-    assert all(isinstance(item, TableButton) for item in message["view"].children)
+    assert [item.item.label for item in message["view"].children] == ["Rematch", "New game", "Replay"]
+    assert [type(item) for item in message["view"].children] == [TableButton, TableButton, ReplayButton]
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -155,7 +157,7 @@ async def test_the_log_reads_like_the_narration_with_names_and_dice(host: Host):
 
 
 async def test_the_log_escapes_a_name_with_markdown_and_a_file_gets_it_as_written(host: Host):
-    """README: names are escaped wherever Parlor writes them into a message, `/game log` too; a log file is
+    """docs/players.md: names are escaped wherever Parlor writes them into a message, `/game log` too; a log file is
     no Discord text, so it gets the names as written (a web page's, escaped for its script: bot.web.page_text)."""
     boss = Seat(id=BOB.id, name="**Boss** [x](https://e.x)")
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
@@ -171,7 +173,7 @@ async def test_the_log_escapes_a_name_with_markdown_and_a_file_gets_it_as_writte
 
 
 async def test_the_log_says_ai_only_for_the_moves_the_ai_made_for_a_person(host: Host):
-    """README: `/game log` tells the game as the table told it. The AI stood in for Bob from move 3 to 5 and
+    """docs/players.md: `/game log` tells the game as the table told it. The AI stood in for Bob from move 3 to 5 and
     again from move 7 on (as `/game substitute` and `/game return` record it): his moves 4 and 8 were the AI's,
     2 and 6 his own, whatever his seat is now."""
     await host.open_lobby(guild_id="1", channel_id=CHANNEL, slug="john-henry", creator=ALICE)
@@ -295,7 +297,7 @@ def test_an_edit_shows_exactly_the_new_message_and_nothing_left_of_the_old():
 
 
 async def test_a_table_too_long_for_discord_keeps_its_headline_its_latest_events_and_whose_turn(host: Host):
-    """Ruling (README, "Without sight or colour"): past 4,000 characters the oldest of what happened goes,
+    """Ruling (docs/players.md, "Without sight or colour"): past 4,000 characters the oldest of what happened goes,
     never the headline at the top nor the state's end, which says whose turn it is and what to do."""
     session_id = await start_game(host, "crayon-rails", CHANNEL, [ALICE, BOB])
     session = await host.current(session_id)

@@ -8,6 +8,7 @@ import io
 import discord
 from PIL import Image
 
+from bot.discord.leaderboard import add_rating_field
 from bot.play.ratings import ALL, PEOPLE, shown
 from bot.presentation.alt_text import ALT_TEXT_MAX
 from bot.presentation.render.canvas import INK, PHONE_WIDTH
@@ -18,7 +19,6 @@ from bot.presentation.standings import (
     ROW,
     SILVER,
     STRIPE,
-    add_rating_field,
     alt_text,
     draw_leaderboard,
     leaderboard_text,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.replies import waiting_line
 from bot.play.host import UserError
 from bot.play.turn_clock import Periods, format_duration, next_reminder, plan_wait
+from bot.presentation.words import waiting_line
 from games import get_game
 from games.record import timeout_result
 from tests.bot.conftest import ALICE, BOB, CAROL

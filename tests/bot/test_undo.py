@@ -10,8 +10,9 @@ import pytest
 import bot.play.replay
 import bot.play.undo
 from bot.discord.game_record import build_record
-from bot.discord.replies import board_components, log_lines
+from bot.discord.replies import board_components
 from bot.play.host import STALE_BUTTON, Host, UserError
+from bot.presentation.words import log_lines
 from games.undo import UNDO_ACTION
 from games.verify import verify
 from tests.bot.conftest import ALICE, BOB, CAROL

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from bot.discord.replies import log_lines
 from bot.play.host import UserError
+from bot.presentation.words import log_lines
 from bot.web.move_log import IN_A_WORKER_FROM, MoveLogs
 from bot.web.page_text import page_escaped
 from bot.web.pages import Pages

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
+from bot.presentation.words import image_names
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.components import BUTTON, STRING_SELECT, TEXT_INPUT, walk

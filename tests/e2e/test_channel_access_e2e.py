@@ -64,7 +64,7 @@ async def test_a_text_only_server_needs_no_attach_files(fake_discord: FakeDiscor
 
 async def test_a_table_refused_on_a_text_only_server_does_not_ask_for_attach_files(fake_discord: FakeDiscord,
                                                                                    parlor: ParlorBot):
-    """A text-only server's tables carry no picture (README "Without sight or colour"): the note on a table
+    """A text-only server's tables carry no picture (docs/players.md, "Without sight or colour"): the note on a table
     refused after the change was saved names what it lacks, and not Attach Files, which it does not need."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")

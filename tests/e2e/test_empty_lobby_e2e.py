@@ -43,7 +43,7 @@ async def test_the_last_games_players_rematch_after_an_empty_lobby(fake_discord:
     channel = fake.channel("games")
     first = await a_game_then_an_empty_lobby(fake, channel, alice, bob)
     final = next(message for message in tables(fake, channel) if game_number(message) == first)
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"], "the closed lobby gave them back"
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game", "Replay"], "the closed lobby gave them back"
 
     rematch = await fake.click(bob, final, final.button(label="Rematch")["custom_id"])
     assert not rematch.ephemeral, rematch.text

@@ -223,7 +223,7 @@ async def test_two_users_play_a_match_game_with_called_jumps_then_a_rematch(fake
     assert session.status == "finished"
     assert (await table.state()) == planned_end, "the bot reached exactly the planned position"
     final = table.board()
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"]
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game", "Replay"]
     assert "/game rematch" in final.embed["description"]
     first_game = await table.view()
     if first_game["winner"]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.discord.actions import APOLOGY
 from bot.presentation.user_text import REFUSAL_LIMIT
+from bot.presentation.words import APOLOGY
 from games import GAMES, get_game
 from tests.e2e.helpers import table
 

@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
 from bot.presentation.frontends.johari_bones import FRONTEND, score_preview
 from bot.presentation.render.johari_bones import BOX_LABELS
+from bot.presentation.words import image_names
 from bot.storage.store import SessionRecord
 from tests.e2e.helpers import latest_board, mentioned
 from tests.e2e.helpers import table as table_in
@@ -389,7 +389,7 @@ async def test_four_players_begin_on_their_own_and_each_gets_his_view(fake_disco
 
 async def test_the_bone_placed_on_the_hands_last_turn_turns_its_reply_into_the_menu_of_boxes(
         fake_discord: FakeDiscord, parlor: ParlorBot):
-    """README: a private reply you chose a move on "becomes your next private choice" when the move opened
+    """docs/players.md: a private reply you chose a move on "becomes your next private choice" when the move opened
     one: the last bone of the hand, placed from its reply, reveals the hand, and that reply becomes the
     placer's menu of boxes (the other replies, read, go)."""
     fake = fake_discord

@@ -6,9 +6,9 @@ import logging
 from pathlib import Path
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
 from bot.presentation.frontends import frontend_for
 from bot.presentation.render import john_henry as render
+from bot.presentation.words import image_names
 from games import GAMES
 from tests.bot.conftest import FakeClock
 from tests.e2e.helpers import game_number, is_over, latest_board, mentioned, pings, player_to_act, table, tables
@@ -63,7 +63,7 @@ async def test_two_users_play_a_whole_game(fake_discord: FakeDiscord, parlor: Pa
     winner = session.result["winners"][0]
     assert f"Winner: <@{winner}>" in final.content
 
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"]
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game", "Replay"]
     assert len(tables(fake_discord, channel)) == 1, "one table for the whole game"
 
     status = await fake_discord.slash(bob, "game status", channel=channel)

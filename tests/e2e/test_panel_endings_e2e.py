@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 
 from bot.discord.panels import UPDATED
-from bot.discord.replies import image_names
 from bot.discord.table import TABLE_RETRIES
 from bot.presentation.frontends.johari_bones import FRONTEND
+from bot.presentation.words import image_names
 from tests.conftest import start_bot
 from tests.e2e.helpers import table as table_in
 from tests.fakediscord import FakeDiscord

@@ -181,7 +181,7 @@ async def test_an_abandoned_game_verifies(fake_discord, parlor, tmp_path):
     assert record["result"] is None
 
     final = table(fake_discord, channel)
-    assert [b["label"] for b in final.buttons()] == ["New game"], "an abandoned game's table offers New game"
+    assert [b["label"] for b in final.buttons()] == ["New game", "Replay"], "an abandoned game's table offers New game"
     opened = await fake_discord.click(alice, final, final.button(label="New game")["custom_id"])
     assert not opened.ephemeral
     lobby = await parlor.host.last_session_in(str(channel.id))

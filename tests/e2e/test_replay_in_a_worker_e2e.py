@@ -9,8 +9,9 @@ import threading
 import pytest
 
 from bot.client import ParlorBot
-from bot.discord.replies import log_lines, log_messages
+from bot.discord.replies import log_messages
 from bot.play import replay as move_replay
+from bot.presentation.words import log_lines
 from tests.e2e.helpers import table
 from tests.e2e.test_ai_e2e import play_out
 from tests.e2e.test_dice_e2e import reply

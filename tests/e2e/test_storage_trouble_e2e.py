@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.actions import APOLOGY
+from bot.presentation.words import APOLOGY
 from bot.storage.storage_errors import StorageBusy, StorageFull, StorageReadOnly
 from bot.storage.store import Store
 from tests.e2e.helpers import table

@@ -224,7 +224,7 @@ async def test_new_game_on_a_finished_table_opens_a_lobby_and_spends_the_old_but
     parlor.host.sessions.forget(session_id)
     await parlor.tables.show(session_id)
     [final] = tables(fake, channel)
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game"] and final.pinged == []
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "New game", "Replay"] and final.pinged == []
 
     opened = await fake.click(carol, final, final.button(label="New game")["custom_id"])
     assert not opened.ephemeral

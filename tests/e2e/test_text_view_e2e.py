@@ -52,7 +52,7 @@ async def test_a_whole_john_henry_game_on_a_text_only_server(fake_discord: FakeD
     final = table(fake, channel)
     session = await parlor.host.last_session_in(str(channel.id))
     assert session.status == "finished" and f"<@{session.result['winners'][0]}>" in final.content
-    assert [button["label"] for button in final.buttons()] == ["Rematch", "New game"]
+    assert [button["label"] for button in final.buttons()] == ["Rematch", "New game", "Replay"]
     assert not final.attachments and len(shown) > 5
     status = await fake.slash(bob, "game status", channel=channel)
     assert status.ephemeral and not status.response.attachments and "Golden spike" in status.response.text

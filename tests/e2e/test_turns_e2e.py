@@ -61,8 +61,8 @@ async def test_notify_on_again_says_they_were_already_on_and_sends_no_second_dm(
 
 async def test_notify_on_again_after_a_refused_turn_notice_tries_a_dm_and_says_if_it_fails(fake_discord, parlor):
     """Notices on, then DMs closed: her turn notice is refused. /notify on again used to answer "already on: I'll
-    send you a direct message", which cannot reach her. It tries a DM as turning them on does (README), and says
-    so if it is refused; with her DMs open again, it confirms by DM. Notices stay on all along."""
+    send you a direct message", which cannot reach her. It tries a DM as turning them on does (docs/players.md), and
+    says so if it is refused; with her DMs open again, it confirms by DM. Notices stay on all along."""
     fake = fake_discord
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
     games, general = fake.channel("games"), fake.channel("general")

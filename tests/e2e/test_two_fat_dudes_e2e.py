@@ -162,7 +162,7 @@ async def test_an_offer_a_counter_through_the_form_a_deal_and_the_race(fake_disc
     assert swapped["phase"] in ("race", "over") and swapped["offer"] is None
 
     final = await hallway.race_to_the_end()
-    assert is_over(final) and labels(final) == ["Rematch", "New game"]
+    assert is_over(final) and labels(final) == ["Rematch", "New game", "Replay"]
     session = await parlor.host.last_session_in(str(hallway.channel.id))
     assert session.result["scores"] == {p["id"]: p["score"] for p in (await hallway.view())["players"]}
     assert all(f"<@{winner}>" in final.content for winner in session.result["winners"])
@@ -256,7 +256,7 @@ async def test_the_counter_button_still_opens_its_form_after_a_restart(fake_disc
 
 async def test_the_log_of_a_whole_game_comes_whole_from_the_roll_off_for_the_asker_alone(
         fake_discord: FakeDiscord, parlor: ParlorBot, monkeypatch: pytest.MonkeyPatch):
-    """README: `/game log` is "the game so far, told move by move". A whole game (here four failed
+    """docs/players.md: `/game log` is "the game so far, told move by move". A whole game (here four failed
     negotiations, the squeeze and the race: some 40 moves) is longer than one message: it comes in
     several private messages, from move 1, the roll-off, to "Game over"; a log longer than those few
     messages comes as a text file (here with room for one message only)."""

@@ -20,9 +20,9 @@ import pytest
 import pytest_asyncio
 
 from bot.client import ParlorBot
-from bot.discord.replies import image_names
 from bot.play.host import Host
 from bot.presentation.frontends import frontend_for
+from bot.presentation.words import image_names
 from bot.storage.store import Store
 from bot.web.links import Pass
 from games.dice import commitment

@@ -68,6 +68,29 @@ def build_preview_words(path: list[str], cost: int, cash: int, target: str, trac
             f"{place(path[-1])}{reach} for **{cost}** (cash {cash}, leaving {cash - cost}): {' '.join(path)}.")
 
 
+def spoken_place(milepost: str) -> str:
+    """A place as a screen reader should hear it, never a milepost code: a city by name, another milepost by its
+    nearest city ("a milepost 2 from Ironhill")."""
+    city = board().city_at(milepost)
+    if city:
+        return city.name
+    near = min(board().cities.values(), key=lambda city: (board().distance(milepost, city.at), city.name))
+    steps = board().distance(milepost, near.at)
+    return f"a milepost next to {near.name}" if steps == 1 else f"a milepost {steps} from {near.name}"
+
+
+def build_preview_alt(path: list[str], cost: int, cash: int, target: str, track: list[list[str]]) -> str:
+    """A build preview's picture in words (`build_preview_words` without milepost codes or the path's list)."""
+    if path[-1] == target:
+        reach = ""
+    elif any({path[-1], target} <= piece for piece in track_pieces(track)):
+        reach = f", joining your track to {spoken_place(target)}"
+    else:
+        reach = f", toward {spoken_place(target)} (the rest on a later turn)"
+    return (f"Proposed track: {len(path) - 1} section{'s' if len(path) > 2 else ''} from {spoken_place(path[0])} to "
+            f"{spoken_place(path[-1])}{reach}, for {cost} (cash {cash}, leaving {cash - cost}).")
+
+
 def build_preview_caption(path: list[str], cost: int) -> str:
     """The caption on a build preview's picture."""
     return f"Proposed: {len(path) - 1} section{'s' if len(path) > 2 else ''} to {place(path[-1])}, cost {cost}"
@@ -312,7 +335,8 @@ def _preview_step(view: dict, viewer: str, target: str) -> Step:
     text = build_preview_words(path, cost, builder["cash"], target, builder["track"])
     caption = build_preview_caption(path, cost)
     return Step(text, (ActionButton("Confirm build", f"bto.{target}=go", "success", (viewer,)),),
-                lambda names: draw_build_preview(view, dict(names), path, caption))
+                lambda names: draw_build_preview(view, dict(names), path, caption),
+                alt=build_preview_alt(path, cost, builder["cash"], target, builder["track"]))
 
 
 def action_for_token(token: str) -> dict | None:

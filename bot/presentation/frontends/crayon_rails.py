@@ -19,12 +19,14 @@ from bot.presentation.frontend import Component, Events, Frontend, Legal, Names,
 from bot.presentation.frontends.crayon_components import (
     acting_components,
     action_for_token,
+    build_preview_alt,
     build_preview_caption,
     build_preview_words,
     demand_text,
     expand,
     move_legs,
     place,
+    spoken_place,
 )
 from bot.presentation.render.canvas import seat_words
 from bot.presentation.render.crayon_rails import draw_board, draw_build_preview, majors_progress, track_pattern
@@ -184,6 +186,12 @@ class CrayonRailsFrontend(Frontend):
         player = next(p for p in view["players"] if p["id"] == builder)
         return build_preview_words(path, cost, player["cash"], target, player["track"])
 
+    def build_preview_alt(self, view: dict, events: list[dict], target: str) -> str:
+        """The words of a `/build to:` preview's picture, for its alt text: places by name, no milepost codes."""
+        path, cost, builder = _built(events)
+        player = next(p for p in view["players"] if p["id"] == builder)
+        return build_preview_alt(path, cost, player["cash"], target, player["track"])
+
     def build_preview_picture(self, view: dict, names: Names, events: list[dict]) -> bytes:
         """The picture of a `/build to:` preview (drawn only for who gets pictures: bot.play.text_view)."""
         path, cost, _ = _built(events)
@@ -245,26 +253,33 @@ class CrayonRailsFrontend(Frontend):
         return "\n".join(lines)
 
     def alt_text(self, view: dict, names: Names) -> str:
-        """The essentials for a screen reader, short enough to leave room for the turn's events within
-        Discord's 1,024 characters: each player's cash, majors joined, train, place, loads and locked cards; the pool's
-        size; the events in force; then each player's track, which is cut first when the events need the room.
-        (The embed's full list of pool demands would not fit.)"""
+        """The essentials for a screen reader, short enough to leave room for the turn's events within the game's
+        alt text budget (bot.presentation.alt_text): each player's cash, majors joined, train, place (named as
+        players know it, no milepost code), loads and locked cards; the pool's size; the events in force; then
+        each player's track, which is cut first. (The embed's full list of pool demands would not fit.)"""
         lines = [f"{_phase_words(view['phase'])}, round {view['round']}."]
         for seat, player in enumerate(view["players"]):
-            where = f"at {place(player['at'])}" if player["at"] else "not placed"
-            locked = [f"#{card['id']} {_demand_words(card['demands'][lock['demand']])}"
-                      for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]]
+            where = f"at {spoken_place(player['at'])}" if player["at"] else "not placed"
+            locked = [f"#{card['id']} {demand['load']} to {demand['city']} for {demand['payoff']}"
+                      for card in view["pool"] for lock in card["locks"] if lock["player"] == player["id"]
+                      for demand in [card["demands"][lock["demand"]]]]
             lines.append(f"{display_name(names, player['id'])} ({seat_words(seat)}): {player['cash']} cash, majors "
                          f"{majors_progress(view, player)}, {player['train']} train {where}, "
-                         f"loads {', '.join(player['loads']) or 'none'}, locked {'; '.join(locked) or 'none'}.")
+                         f"loads {', '.join(player['loads']) or 'none'}, locked {', '.join(locked) or 'none'}.")
         shared = [card for card in view["pool"] if card["private_to"] is None]  # a kept card is not in the pool's size
         free = sum(not card["locks"] for card in shared)
         lines.append(f"Pool: {len(shared)} cards, {free} unlocked.")
         events = [f"{event['kind']} at {event['target']}" for event in view["active_events"]]
         if events:
-            lines.append(f"Events in force: {', '.join(events)}.")
+            lines.append(f"Events: {', '.join(events)}.")
         lines += [_track_line(seat, player, names) for seat, player in enumerate(view["players"])]  # cut first
         return "\n".join(lines)
+
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """What is awaited where it is not an ordinary turn: setup's keeps, a derailment's loss."""
+        if any(event.get("pending") for event in view["active_events"]):
+            return "Choose the load lost to the derailment."
+        return "Keep up to two of the offered cards." if view["phase"] == "setup" else ""
 
     def components(self, view: dict, legal: Legal) -> list[Component]:
         """Menus and buttons for the player to act: see bot/presentation/frontends/crayon_components.py."""
@@ -333,10 +348,6 @@ def _piece_words(cities: list[str]) -> str:
     if not cities:
         return "reaching no city"
     return f"joining {joined(cities)}" if len(cities) > 1 else f"from {cities[0]}"
-
-
-def _demand_words(demand: dict) -> str:
-    return f"{demand['load']} to {demand['city']} ({demand['payoff']})"
 
 
 def _move_choices(view: dict, viewer: str, moves: list[dict]) -> list[tuple[str, str]]:

@@ -289,24 +289,43 @@ class FollowTheArrowFrontend(Frontend):
         return lines
 
     def describe_state(self, view: dict, names: Names) -> str:
-        name = partial(display_name, names)
-
-        lines = []
-        for player in view["players"]:
-            goal = "6" if player["colour"] == "black" else "1"
-            pawns = player["pawns"]
-            home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
-            where = ", ".join(f"pawn {n} on {circle} (arrows {' '.join(ARROWS[circle])})"
-                              for n, circle in sorted(pawns.items()) if circle) or "not placed"
-            shape = f"{SEAT_SHAPES[PAWN_SHAPE[player['colour']]]}s"  # as the picture draws this side's pawns
-            lines.append(f"{player['colour'].title()} {name(player['id'])} ({shape}): {where} ({home}/5 across)")
+        lines = _sides(view, names)
         if view["phase"] == "over" or view["to_act"]:  # an abandoned or claimed game waits on nobody
-            lines.append(_turn_line(view, name))
-        match = view.get("match") or {}
-        if match.get("game", 1) > 1 or any((match.get("totals") or {}).values()):
-            totals = ", ".join(f"{name(who)} {points}" for who, points in match["totals"].items())
-            lines.append(f"Match game {match['game']}: {totals}")
+            lines.insert(len(view["players"]), _turn_line(view, partial(display_name, names)))
         return "\n".join(lines)
+
+    def alt_text(self, view: dict, names: Names) -> str:
+        """The sides and the match, without whose turn it is or who won (the alt text says it once)."""
+        return "\n".join(_sides(view, names))
+
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """The table's turn line, its names aside (the alt text says whose turn it is once)."""
+        if view["phase"] == "placing":
+            return "Place pawns."
+        if view["jump_called"]:
+            return "Jump was called: a jump is a must."
+        if view["jump_callable"]:
+            return f"{display_name(names, view['last_mover'])} may call Jump!"
+        return ""
+
+
+def _sides(view: dict, names: Names) -> list[str]:
+    """Each side's pawns with the arrows under them, then the match's totals."""
+    name = partial(display_name, names)
+    lines = []
+    for player in view["players"]:
+        goal = "6" if player["colour"] == "black" else "1"
+        pawns = player["pawns"]
+        home = sum(1 for circle in pawns.values() if circle and circle.endswith(goal))
+        where = ", ".join(f"pawn {n} on {circle} (arrows {' '.join(ARROWS[circle])})"
+                          for n, circle in sorted(pawns.items()) if circle) or "not placed"
+        shape = f"{SEAT_SHAPES[PAWN_SHAPE[player['colour']]]}s"  # as the picture draws this side's pawns
+        lines.append(f"{player['colour'].title()} {name(player['id'])} ({shape}): {where} ({home}/5 across)")
+    match = view.get("match") or {}
+    if match.get("game", 1) > 1 or any((match.get("totals") or {}).values()):
+        totals = ", ".join(f"{name(who)} {points}" for who, points in match["totals"].items())
+        lines.append(f"Match game {match['game']}: {totals}")
+    return lines
 
 
 def _count(number: int, noun: str) -> str:
@@ -330,7 +349,7 @@ def _turn_line(view: dict, name: Callable[[str], str]) -> str:
     if view["phase"] == "over":
         rematch = " `/game rematch` starts the next game of the match." if view.get("next_game_options") else ""
         if view["winner"]:
-            # The name stays outside the bold: an AI seat's name is bold already (bot.discord.replies.mention).
+            # The name stays outside the bold: an AI seat's name is bold already (bot.presentation.words.mention).
             return f"{name(view['winner'])} wins {points_text(view['points'], bold=True)}.{rematch}"
         return f"Drawn: neither player can move.{rematch}"
     waiting = ", ".join(name(who) for who in view["to_act"])

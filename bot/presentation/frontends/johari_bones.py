@@ -160,6 +160,11 @@ def _box_menu(view: dict, viewer: str) -> Select:
 
 
 
+def _step(view: dict) -> str:
+    """What the players to act are awaited for."""
+    return {"scoring": "to choose a box", "drawn": "to place the bone drawn"}.get(view["phase"], "to play")
+
+
 class JohariBonesFrontend(Frontend):
     slug = "johari-bones"
     private_view = True
@@ -260,6 +265,9 @@ class JohariBonesFrontend(Frontend):
         sheets), with the bones his view holds and the bone he drew."""
         return self._state(view, names, sheets_apart=True, viewer=viewer)
 
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        return {"scoring": "Choose a box.", "drawn": "Place the bone drawn."}.get(view["phase"], "")
+
     def _state(self, view: dict, names: Names, *, sheets_apart: bool, viewer: str | None = None) -> str:
         """The board in words: from the public view (a private view handed here is masked first), or,
         with `viewer`, from his own view, as his picture shows it."""
@@ -288,8 +296,7 @@ class JohariBonesFrontend(Frontend):
             lines.append("Game over.")
         elif view["to_act"]:
             waiting = ", ".join(display_name(names, player) for player in view["to_act"])
-            step = {"scoring": "to choose a box", "drawn": "to place the bone drawn"}.get(view["phase"], "to play")
-            lines.append(f"Waiting for {waiting} {step}.")
+            lines.append(f"Waiting for {waiting} {_step(view)}.")
         if sheets:
             lines.append(f"Boxes filled: {'; '.join(sheets)}.")
         return "\n".join(lines)

@@ -36,6 +36,27 @@ def _station(space: int) -> str:
     return f"{SPACE_NAMES[space - 1]} ({space})"
 
 
+def _board_lines(view: dict, names: Names) -> list[str]:
+    """The railroads, the golden spike and John Henry, as the picture shows them."""
+    name = partial(display_name, names)
+    lines = [
+        f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}, {seat_words(seat)}): "
+        f"{_station(player['space'])}, {_count(player['dots'], 'dot')}"
+        for seat, player in enumerate(view["players"])
+    ]
+    center = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
+    lines.append(f"Golden spike: {center} of {SPIKE_DOTS} dots at Promontory Point" if center < SPIKE_DOTS
+                 else f"Golden spike: driven at Promontory Point ({center} dots, {SPIKE_DOTS} needed)")
+    holder = view["john_henry"]
+    if holder == "dead":
+        lines.append("John Henry: dead, with his hammer in his hand")
+    elif holder is None:
+        lines.append("John Henry: in the box")
+    else:
+        lines.append(f"John Henry: working for {name(holder)}")
+    return lines
+
+
 class JohnHenryFrontend(Frontend):
     slug = "john-henry"
     rules_text = RULES
@@ -56,22 +77,7 @@ class JohnHenryFrontend(Frontend):
     def describe_state(self, view: dict, names: Names) -> str:
         """Each railroad with its player's colour and mark as the picture draws them beside his name."""
         name = partial(display_name, names)
-
-        lines = [
-            f"**{RAILROAD_NAMES[player['railroad']]}** ({name(player['id'])}, {seat_words(seat)}): "
-            f"{_station(player['space'])}, {_count(player['dots'], 'dot')}"
-            for seat, player in enumerate(view["players"])
-        ]
-        center = sum(player["dots"] for player in view["players"] if player["space"] == CENTER)
-        lines.append(f"Golden spike: {center} of {SPIKE_DOTS} dots at Promontory Point" if center < SPIKE_DOTS
-                     else f"Golden spike: driven at Promontory Point ({center} dots, {SPIKE_DOTS} needed)")
-        holder = view["john_henry"]
-        if holder == "dead":
-            lines.append("John Henry: dead, with his hammer in his hand")
-        elif holder is None:
-            lines.append("John Henry: in the box")
-        else:
-            lines.append(f"John Henry: working for {name(holder)}")
+        lines = _board_lines(view, names)
         if view["phase"] == "over":
             lines.append(f"Winner: {name(view['winner'])}")
         elif not view["to_act"]:
@@ -83,6 +89,15 @@ class JohnHenryFrontend(Frontend):
         else:
             lines.append(f"To roll: {name(view['to_act'][0])}")
         return "\n".join(lines)
+
+    def alt_text(self, view: dict, names: Names) -> str:
+        """The board without whose turn it is or who won: the alt text says that once (`alt_turn`)."""
+        return "\n".join(_board_lines(view, names))
+
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        if view["phase"] == "roll-off":
+            return "Roll-off for first player."
+        return "Roll the bonus die or keep the 6." if view["awaiting_bonus"] else ""
 
     def buttons(self, view: dict) -> list[ActionButton]:
         if view["phase"] == "over" or not view["to_act"]:
@@ -141,7 +156,7 @@ _NARRATION: dict[str, Callable[[dict, Namer], str]] = {
     ),
     "moved": _moved,
     # The name stays outside the bold: an AI seat's name is bold already ("**Parlor (AI)**",
-    # bot.discord.replies.mention).
+    # bot.presentation.words.mention).
     "won": lambda e, name: (
         f"🏆 {name(e['player'])} **drives the golden spike at Promontory Point!** "
         f"({_count(e['center'], 'dot')} at the center)"

@@ -36,7 +36,7 @@ from bot.presentation.frontend import (
 )
 from bot.presentation.render.two_fat_dudes import draw_hallway
 from games.core import IllegalMove
-from games.two_fat_dudes import COLOURS, PENALTY_PER_STEP, TRACK, edge_cost, steps_to_exit
+from games.two_fat_dudes import COLOURS, PENALTY_PER_STEP, TRACK, edge_cost, space_points, steps_to_exit
 
 FORM_TITLES = {"offer": "Offer points to pass", "counter": "Counter-offer"}
 QUICK_OFFERS = (0, 5, 10)
@@ -153,6 +153,32 @@ class TwoFatDudesFrontend(Frontend):
             lines.append(f"Waiting for {', '.join(map(name, view['to_act']))} {_to_do(view)}.")
         return "\n".join(lines)
 
+    def alt_text(self, view: dict, names: Names) -> str:
+        """What a player reads off the picture: each dude's place, the space he stands on and what it scored him,
+        his points and end penalty, the encounters and any offer. Not the hallway's thirteen spaces (they never
+        change; the rules say them), nor whose turn it is or who won (the alt text says it once)."""
+        name = partial(display_name, names)
+        lines = []
+        for seat, player in enumerate(view["players"]):
+            tags = [tag for tag, key in (("start player", "start_player"), ("holds the Edge", "edge"))
+                    if view.get(key) == player["id"]]
+            extra = f" ({', '.join(tags)})" if tags else ""
+            lines.append(f"{player['colour'].title()} {name(player['id'])}: {_standing(seat, player)}, "
+                         f"{points_text(player['score'])}{_penalty(view, player)}{extra}")
+        lines.append(_encounters(view))
+        offer = view.get("offer")
+        if offer is not None:
+            payee = next(p["id"] for p in view["players"] if p["id"] != offer["payer"])
+            lines.append(f"On the table: {name(offer['payer'])} pays {name(payee)} {points_text(offer['points'])} "
+                         f"(proposed by {name(offer['proposed_by'])})")
+        return "\n".join(lines)
+
+    def alt_awaited(self, view: dict, names: Names) -> str:
+        """"Offer points or pass.": the table's words of what the game waits for."""
+        if view["phase"] not in TO_DO and view["phase"] != "encounter":
+            return ""
+        return f"{_to_do(view).removeprefix('to ').capitalize()}."
+
     def buttons(self, view: dict) -> list[ActionButton]:
         phase = view["phase"]
         if phase in ("roll-off", "walk", "race"):
@@ -257,6 +283,14 @@ def _where(player: dict) -> str:
         return "on their start semicircle"
     colour, number = TRACK[player["position"]]
     return f"on space {player['position']} ({colour} {number})"
+
+
+def _standing(seat: int, player: dict) -> str:
+    """"on space 8 (red 2, +2 to them)": where a dude stands and what that space scored him."""
+    where = _where(player)
+    if player["position"] not in TRACK or player["exited"]:
+        return where
+    return f"{where.removesuffix(')')}, {space_points(seat, player['position']):+d} to them)"
 
 
 def _edge_line(event: dict, name: Callable[[str], str]) -> str:

@@ -134,7 +134,7 @@ def _board() -> Image.Image:
 
 
 def _status(view: dict, names: Names) -> str:
-    if not view["to_act"]:  # an ended game (bot.discord.replies.ended_view): claimed, abandoned, or over
+    if not view["to_act"]:  # an ended game (bot.presentation.words.ended_view): claimed, abandoned, or over
         return GAME_OVER
     waiting = ", ".join(display_name(names, who) for who in view["to_act"])
     if view["phase"] == "placing":

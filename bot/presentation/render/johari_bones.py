@@ -153,7 +153,7 @@ def _layer(count: int, with_strip: bool) -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
-    if not view["to_act"]:  # an ended game (bot.discord.replies.ended_view): claimed, abandoned, or over
+    if not view["to_act"]:  # an ended game (bot.presentation.words.ended_view): claimed, abandoned, or over
         return GAME_OVER
     to_act = [display_name(names, player) for player in view["to_act"]]
     if view["phase"] == "turns":

@@ -180,7 +180,7 @@ def _track() -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
-    if not view["to_act"]:  # an ended game (bot.discord.replies.ended_view): claimed or abandoned
+    if not view["to_act"]:  # an ended game (bot.presentation.words.ended_view): claimed or abandoned
         return GAME_OVER
     if view["phase"] == "roll-off":
         return "Roll for first player: " + " and ".join(display_name(names, p) for p in view["to_act"])

@@ -121,7 +121,7 @@ def _hallway() -> Image.Image:
 
 
 def _status(view: dict, names: Mapping[str, str]) -> str:
-    if not view.get("to_act"):  # an ended game (bot.discord.replies.ended_view): claimed, abandoned, or over
+    if not view.get("to_act"):  # an ended game (bot.presentation.words.ended_view): claimed, abandoned, or over
         return GAME_OVER
     to_act = [display_name(names, p) for p in view.get("to_act") or []]
     phase = view["phase"]
