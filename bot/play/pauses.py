@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.play.refusals import UserError
 from bot.play.turn_clock import Periods, wait_began
 from bot.storage.pacing import AwayPeriod, PlayerPacing
 from bot.storage.store import SessionRecord, Store
@@ -31,7 +32,7 @@ MAX_QUIET_HOURS = 12
 QUIET_FORMAT = re.compile(r"^\s*(\d{1,2})(?::00)?\s*[-–]\s*(\d{1,2})(?::00)?\s*$")
 
 
-class PacingError(ValueError):
+class PacingError(UserError):
     """A setting that cannot be taken, with the words to tell the player."""
 
 

@@ -1,0 +1,33 @@
+"""Days-long games end to end (issue 43): `/preferences` and `/away` through the fake Discord, and an autoplayed
+roll shown in the channel, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.both_databases
+
+
+async def test_preferences_are_saved_and_shown(fake_discord, parlor):
+    alice, general = fake_discord.create_user("alice"), fake_discord.channel("general")
+    saved = await fake_discord.slash(alice, "preferences", channel=general, timezone="asia/tokyo", quiet="23-07",
+                                     autoplay="on")
+    assert saved.ephemeral
+    assert saved.response.content.startswith("Saved. Time zone: Asia/Tokyo. Quiet hours: 23:00–07:00")
+    assert "Autoplay: on" in saved.response.content
+    refused = await fake_discord.slash(alice, "preferences", channel=general, quiet="20-10")
+    assert refused.ephemeral and "at most 12 hours" in refused.response.content
+    shown = await fake_discord.slash(alice, "preferences", channel=general)
+    assert shown.response.content.startswith("Time zone: Asia/Tokyo.")
+
+
+async def test_away_freezes_the_claim_and_a_move_ends_it(fake_discord, parlor):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    games = fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=games, game="john-henry")
+    await fake_discord.slash(bob, "game join", channel=games)
+    away = await fake_discord.slash(alice, "away for", channel=games, days=3, reason="wedding")
+    assert away.ephemeral and "You are away until <t:" in away.response.content
+    assert "Away days left this year: 11" in away.response.content
+    off = await fake_discord.slash(alice, "away off", channel=games)
+    assert "Welcome back" in off.response.content and "left this year: 13" in off.response.content
