@@ -6,15 +6,18 @@ hides the whole group from members without Manage Server).
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.actions import guarded, host_of
+from bot.discord.actions import game_channel, guarded, host_of, seat_of
 from bot.play.away import MAX_AWAY_DAYS, allowance, come_back, days_used, go_away
 from bot.play.pauses import check_zone, discord_time, parse_quiet, zone_names
 from bot.storage.pacing import PlayerPacing
 
+log = logging.getLogger(__name__)
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
@@ -24,6 +27,17 @@ def preferences_text(chosen: PlayerPacing) -> str:
     return (f"Time zone: {chosen.time_zone or 'UTC (not set)'}. Quiet hours: {quiet}: no DM and no reminder ping "
             "then, and your turn clocks stand still. "
             f"Autoplay: {'on' if chosen.autoplay else 'off'} (a forced roll is rolled for you after 2 minutes).")
+
+
+async def tell_tables(interaction: discord.Interaction, text: str) -> None:
+    """Say `text` in the channel of each running game of the user on this server (the reason is never said)."""
+    host = host_of(interaction)
+    for session in await host.store.sessions_with_player(str(interaction.user.id), ["active"],
+                                                         str(interaction.guild_id)):
+        try:
+            await game_channel(interaction.client, session).send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not tell session %s that a player is away or back", session.id)
 
 
 class PacingCommands(commands.Cog):
@@ -69,6 +83,8 @@ class PacingCommands(commands.Cog):
         async def work() -> None:
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             period = await go_away(host.store, guild_id, user, days, reason, host.clock())
+            await tell_tables(interaction, f"🏝️ {seat_of(interaction.user).name} is away until "
+                                           f"{discord_time(period.ends)}: the turn clock waits for them.")
             left = await allowance(host.store, guild_id) - await days_used(host.store, guild_id, user, host.clock())
             await interaction.response.send_message(
                 f"You are away until {discord_time(period.ends)}{f' ({reason})' if reason else ''}: your turn clocks "
@@ -82,6 +98,8 @@ class PacingCommands(commands.Cog):
         async def work() -> None:
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             back = await come_back(host.store, guild_id, user, host.clock())
+            if back:
+                await tell_tables(interaction, f"{seat_of(interaction.user).name} is back: the turn clock runs again.")
             left = await allowance(host.store, guild_id) - await days_used(host.store, guild_id, user, host.clock())
             text = "Welcome back: your turn clocks run again." if back else "You were not away on this server."
             await interaction.response.send_message(f"{text} Away days left this year: {left}.", ephemeral=True)

@@ -29,5 +29,13 @@ async def test_away_freezes_the_claim_and_a_move_ends_it(fake_discord, parlor):
     away = await fake_discord.slash(alice, "away for", channel=games, days=3, reason="wedding")
     assert away.ephemeral and "You are away until <t:" in away.response.content
     assert "Away days left this year: 11" in away.response.content
+    note = await fake_discord.wait_for_message(games, lambda m: "is away until <t:" in (m.content or ""))
+    assert "wedding" not in note.content, "the reason is his own"
+    session = await parlor.host.last_session_in(str(games.id))
+    await parlor.host.act(session.id, str(bob.id), {"type": "roll"})  # the roll-off waits on Alice alone now
+    status = await fake_discord.slash(bob, "game status", channel=games)
+    said = status.response.embeds[0]["description"]
+    assert "🏝️ alice is away until <t:" in said and "⏰ Next reminder for alice: <t:" in said
+    assert "⌛ Turn clock: the others may `/game claim` in 5 d if nobody moves" in said, "48 h, frozen 3 days"
     off = await fake_discord.slash(alice, "away off", channel=games)
     assert "Welcome back" in off.response.content and "left this year: 13" in off.response.content
