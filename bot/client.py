@@ -24,6 +24,7 @@ from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
 from bot.discord.autoplay_note import show_autoplayed
 from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton, UndoButton
 from bot.discord.command_sync import sync_if_changed
+from bot.discord.digest_note import DiscordDigest
 from bot.discord.dm_reach import DmReach
 from bot.discord.foresight import Foresight
 from bot.discord.notices import DiscordNotices
@@ -37,6 +38,7 @@ from bot.ops.rest import remember_routes, rest_trace
 from bot.ops.server import Checks, OpsServer
 from bot.play.ai_player import AiPlayer
 from bot.play.autoplay import Autoplay
+from bot.play.digest import DigestSender
 from bot.play.host import Host, UserError
 from bot.play.timers import TurnDispatcher
 from bot.play.turn_clock import Periods
@@ -110,6 +112,7 @@ class ParlorBot(commands.Bot):
     dispatcher: TurnDispatcher | None = None
     ai: AiPlayer | None = None
     autoplay: Autoplay | None = None
+    digests: DigestSender | None = None
     web: WebServer | None = None
     ops: OpsServer | None = None
 
@@ -165,6 +168,9 @@ class ParlorBot(commands.Bot):
         self.loop_lag.start()
         self.dispatcher.start()
         self.autoplay.start()
+        if self.settings.shards is None or 0 in self.settings.shards.ids:  # DMs: shard 0 (bot.play.digest)
+            self.digests = DigestSender(self.host, DiscordDigest(self, self.dm_reach).send)
+            self.digests.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
             await self.load_extension(extension)
@@ -238,6 +244,8 @@ class ParlorBot(commands.Bot):
             await self.ai.stop()
         if getattr(self, "autoplay", None) is not None:
             await self.autoplay.stop()
+        if getattr(self, "digests", None) is not None:
+            await self.digests.stop()
         if getattr(self, "collector", None) is not None:
             await self.collector.stop()
         if getattr(self, "foresight", None) is not None:

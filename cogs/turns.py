@@ -15,9 +15,11 @@ from discord.ext import commands
 
 from bot.discord import records
 from bot.discord.actions import Done, guarded, host_of, play
+from bot.discord.digest_note import digest_on
 from bot.discord.dm_reach import refused_dm
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME, is_ai_id
+from bot.play.digest import set_digest
 from bot.play.host import UserError
 from bot.play.ratings import AI_RATED
 from bot.play.text_view import MODES
@@ -35,6 +37,7 @@ def _require_manage_guild(interaction: discord.Interaction) -> None:
 ALREADY_ON = ("Turn notices were already on: I'll send you a direct message with a link to the game when it "
               "becomes your turn. `/notify off` stops them.")
 ALREADY_OFF = "Turn notices were already off. `/notify on` turns them on."
+NO_DIGEST = "No more daily digest. `/notify on` sends a message per turn, `/notify digest` one a day."
 DMS_CLOSED = ("I can't send you direct messages, so turn notices stay off. Allow direct messages from this "
               "server's members (Privacy Settings), then `/notify on` again.")
 DMS_STILL_CLOSED = ("Turn notices are on, but I can't send you direct messages, so none reaches you. Allow direct "
@@ -46,17 +49,26 @@ class Turns(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="notify", description="Get a direct message when it becomes your turn")
-    @app_commands.describe(state="on: DM me when it is my turn; off: stop")
+    @app_commands.describe(state="on: DM me when it is my turn; digest: one DM a day; off: stop",
+                           hour="digest: the hour of the day it comes, in your /preferences time zone (default 8)")
     @app_commands.choices(state=[app_commands.Choice(name="on", value="on"),
+                                 app_commands.Choice(name="digest", value="digest"),
                                  app_commands.Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
+    async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str],
+                     hour: app_commands.Range[int, 0, 23] | None = None) -> None:
         async def work() -> Done:
             user, on = str(interaction.user.id), state.value == "on"
+            if state.value == "digest":
+                return await digest_on(interaction, user, 8 if hour is None else hour)
+            had_digest = (await host_of(interaction).store.pacing.players([user]))[user].digest_hour is not None
+            if had_digest:
+                await set_digest(host_of(interaction), user, None)  # on or off: no digest any more
             reach = interaction.client.dm_reach  # type: ignore[attr-defined]
             refused_since = await reach.reopen(user)
             already = on == await host_of(interaction).wants_turn_dms(user)
             if already and not (on and refused_since):
-                return Done(private={"content": ALREADY_ON if on else ALREADY_OFF})
+                return Done(private={"content": NO_DIGEST if had_digest and not on else
+                                     ALREADY_ON if on else ALREADY_OFF})
             if on:
                 try:
                     await interaction.user.send("Turn notices are on: I'll message you here with a link when it "

@@ -156,10 +156,13 @@ class Pacing(Repository):
 
     # -- the daily digest --------------------------------------------------------
 
-    async def due_digests(self, now: float) -> list[PlayerPacing]:
-        async with self._db.execute("SELECT user_id FROM user_settings WHERE digest_due <= ?", (now,)) as cursor:
-            users = [row["user_id"] for row in await cursor.fetchall()]
-        return list((await self.players(users)).values())
+    async def due_digests(self, now: float) -> list[tuple[PlayerPacing, float]]:
+        """Each player whose digest is due by `now`, with the time it was due (for `move_digest`)."""
+        async with self._db.execute("SELECT user_id, digest_due FROM user_settings WHERE digest_due <= ?",
+                                    (now,)) as cursor:
+            due = {row["user_id"]: row["digest_due"] for row in await cursor.fetchall()}
+        chosen = await self.players(list(due))
+        return [(chosen[user], due[user]) for user in due]
 
     async def next_digest(self) -> float | None:
         async with self._db.execute("SELECT MIN(digest_due) FROM user_settings") as cursor:

@@ -3,6 +3,8 @@ roll shown in the channel, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytestmark = pytest.mark.both_databases
@@ -39,3 +41,22 @@ async def test_away_freezes_the_claim_and_a_move_ends_it(fake_discord, parlor):
     assert "⌛ Turn clock: the others may `/game claim` in 5 d if nobody moves" in said, "48 h, frozen 3 days"
     off = await fake_discord.slash(alice, "away off", channel=games)
     assert "Welcome back" in off.response.content and "left this year: 13" in off.response.content
+
+
+async def test_the_digest_is_a_dm_listing_the_games_waiting_on_him(fake_discord, parlor):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    games, general = fake_discord.channel("games"), fake_discord.channel("general")
+    chosen = await fake_discord.slash(alice, "notify", channel=general, state="digest", hour=7)
+    assert chosen.ephemeral and chosen.response.content.startswith("One digest a day at 07:00 UTC")
+    await fake_discord.slash(alice, "game start", channel=games, game="two-fat-dudes")
+    await fake_discord.slash(bob, "game join", channel=games)
+    await parlor.host.store.pacing.set_player(str(alice.id), digest_due=time.time() - 1)
+    await parlor.digests.send_due()
+    digest = await fake_discord.wait_for_dm(alice, lambda m: "daily digest" in m.content)
+    link = f"https://discord.com/channels/{fake_discord.guild.id}/{games.id}"
+    assert "1 game waiting on you" in digest.content
+    assert "Two Fat Dudes in a Narrow Hallway #1, waiting" in digest.content
+    assert link in digest.content
+    assert not [m for m in fake_discord.dms(alice) if "It's your turn" in m.content], "no DM per turn"
+    off = await fake_discord.slash(alice, "notify", channel=general, state="off")
+    assert off.response.content.startswith("No more daily digest")
