@@ -26,7 +26,8 @@ def preferences_text(chosen: PlayerPacing) -> str:
              and chosen.quiet_to is not None else "none")
     return (f"Time zone: {chosen.time_zone or 'UTC (not set)'}. Quiet hours: {quiet}: no DM and no reminder ping "
             "then, and your turn clocks stand still. "
-            f"Autoplay: {'on' if chosen.autoplay else 'off'} (a forced roll is rolled for you after 2 minutes).")
+            f"Autoplay: {'on' if chosen.autoplay else 'off'} (a forced roll is rolled for you after 2 minutes). "
+            f"Away day when your clock runs out: {'on' if chosen.auto_away else 'off'}.")
 
 
 async def tell_tables(interaction: discord.Interaction, text: str) -> None:
@@ -46,10 +47,12 @@ class PacingCommands(commands.Cog):
 
     @app_commands.command(name="preferences", description="Your time zone, quiet hours and autoplay (private)")
     @app_commands.describe(timezone="Your time zone, like Europe/Paris", quiet="Hours without pings, like 22-08, "
-                           "or off (at most 12)", autoplay="on: roll for me when a roll is my only move")
-    @app_commands.choices(autoplay=ON_OFF)
+                           "or off (at most 12)", autoplay="on: roll for me when a roll is my only move",
+                           auto_away="on: use an away day when my turn clock runs out")
+    @app_commands.choices(autoplay=ON_OFF, auto_away=ON_OFF)
     async def preferences(self, interaction: discord.Interaction, timezone: str | None = None,
-                          quiet: str | None = None, autoplay: app_commands.Choice[str] | None = None) -> None:
+                          quiet: str | None = None, autoplay: app_commands.Choice[str] | None = None,
+                          auto_away: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             user = str(interaction.user.id)
             changes: dict = {}
@@ -60,6 +63,8 @@ class PacingCommands(commands.Cog):
                 changes.update(quiet_from=hours and hours[0], quiet_to=hours and hours[1])
             if autoplay is not None:
                 changes["autoplay"] = autoplay.value == "on"
+            if auto_away is not None:
+                changes["auto_away"] = auto_away.value == "on"
             pacing = host_of(interaction).store.pacing
             chosen = await pacing.set_player(user, **changes) if changes else (await pacing.players([user]))[user]
             text = preferences_text(chosen)

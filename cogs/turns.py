@@ -19,6 +19,7 @@ from bot.discord.digest_note import digest_on
 from bot.discord.dm_reach import refused_dm
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME, is_ai_id
+from bot.play.away import allowance
 from bot.play.digest import set_digest
 from bot.play.host import UserError
 from bot.play.ratings import AI_RATED
@@ -101,6 +102,20 @@ class Turns(commands.Cog):
     async def clock(self, interaction: discord.Interaction,
                     hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
+
+    @settings.command(name="away", description="Away days a player may take a year on this server (default 14)")
+    @app_commands.describe(days="Leave out to see the current setting")
+    async def away_days(self, interaction: discord.Interaction,
+                        days: app_commands.Range[int, 0, 365] | None = None) -> None:
+        async def work() -> None:
+            store, guild_id = host_of(interaction).store, str(interaction.guild_id)
+            if days is not None:
+                _require_manage_guild(interaction)
+                await store.pacing.set_away_days(guild_id, days)
+            text = f"Each player may be `/away` {await allowance(store, guild_id)} days a year on this server."
+            await interaction.response.send_message(f"Saved. {text}" if days is not None else text, ephemeral=True)
+
+        await guarded(interaction, work)
 
     @settings.command(name="tables", description="Show this server's game tables as pictures or as text only")
     @app_commands.describe(mode="text: no pictures, for screen readers and slow connections (leave out to see)")

@@ -6,6 +6,9 @@ Rulings:
   (`/settings away`). A period of n days counts n days; one ended early (`/away off`, or any move of his on that
   server, made in the move's own transaction: bot.storage.timers) counts the days begun, the rest come back.
 - One period at a time: asking again while away replaces the end of the running period (counted anew).
+- With `/preferences auto_away:on`, a turn clock that has run out uses one of his away days when someone tries to
+  claim or substitute (the first moment it matters): the claim is refused, saying so, and `/game status` shows
+  his away. (He is not sent a message of his own about it.)
 - A game's table and `/game status` say "Alice is away until <t:…>" with the time only: the reason he gave is
   his own, shown to him alone.
 """
@@ -72,3 +75,18 @@ async def away_notes(store: Store, session: SessionRecord, now: float,
         if period.starts <= now:
             until[period.user_id] = max(until.get(period.user_id, 0.0), period.ends)
     return [f"{names.get(player, player)} is away until {discord_time(ends)}" for player, ends in until.items()]
+
+
+async def auto_away(store: Store, session: SessionRecord, idle: Sequence[str], now: float) -> list[str]:
+    """Those of `idle` who chose `auto_away` and have a day left on the game's server: a day's away each, now.
+    Their names ("Alice is away until <t:…>")."""
+    if session.guild_id is None:
+        return []
+    chosen = await store.pacing.players(list(idle))
+    used = []
+    for player in idle:
+        if chosen[player].auto_away and await days_used(store, session.guild_id, player, now) < \
+                await allowance(store, session.guild_id):
+            await go_away(store, session.guild_id, player, 1, None, now)
+            used.append(player)
+    return await away_notes(store, session, now, used) if used else []

@@ -4,7 +4,7 @@ ends a game on its idle players, the AI standing in for them instead, and a play
 from __future__ import annotations
 
 from bot.play.ai_seats import new_ai_seats
-from bot.play.away import away_notes
+from bot.play.away import auto_away, away_notes
 from bot.play.finishing import ratings_after, timed_out
 from bot.play.lobby import Lobby
 from bot.play.outcome import MoveOutcome
@@ -50,6 +50,8 @@ class Seats:
         left = await claim_left(self.sessions.store, session, idle, self.sessions.clock(), periods)
         if left > 0 and (away := await away_notes(self.sessions.store, session, self.sessions.clock(), idle)):
             raise UserError(f"The turn clock stands still: {'; '.join(away)}. Nobody can {verb} meanwhile.")
+        if left <= 0 and (saved := await auto_away(self.sessions.store, session, idle, self.sessions.clock())):
+            raise UserError(f"The turn clock ran out, but an away day was kept for this: {'; '.join(saved)}.")
         if left > 0:
             raise UserError(f"The turn clock has not run out yet. You can {verb} in "
                             f"{format_duration(left, round_up=True)}.")

@@ -131,3 +131,15 @@ async def test_away_days_are_counted_against_the_servers_allowance(store, clock)
     await store.pacing.set_away_days("1", 30)
     await go_away(store, "1", ALICE.id, 14, None, clock())
     assert not await come_back(store, "2", ALICE.id, clock()), "away on one server only"
+
+
+async def test_an_away_day_is_used_for_him_when_his_clock_has_run_out(host, store, clock):
+    await bob_moves_at(host, clock, tokyo(0, 13))
+    await store.pacing.set_player(ALICE.id, auto_away=True)
+    clock.advance(48 * HOUR)
+    with pytest.raises(UserError, match=r"an away day was kept for this: Alice is away until <t:\d+:f>"):
+        await host.claim(CHANNEL, BOB.id)
+    assert await days_used(store, "1", ALICE.id, clock()) == 1
+    clock.advance(24 * HOUR)
+    await store.pacing.set_away_days("1", 1)  # no day left: the claim goes through
+    assert (await host.claim(CHANNEL, BOB.id)).end_reason == "timeout"
