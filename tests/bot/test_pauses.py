@@ -7,9 +7,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.play.autoplay import Autoplay
 from bot.play.away import away_notes, come_back, days_used, go_away
 from bot.play.host import Host, UserError
 from bot.play.pauses import Pace, PacingError, parse_quiet
+from bot.runtime.shards import Shards
 from bot.storage.store import Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.waiting import HOUR, Outbox, start_game
@@ -143,3 +145,35 @@ async def test_an_away_day_is_used_for_him_when_his_clock_has_run_out(host, stor
     clock.advance(24 * HOUR)
     await store.pacing.set_away_days("1", 1)  # no day left: the claim goes through
     assert (await host.claim(CHANNEL, BOB.id)).end_reason == "timeout"
+
+
+async def test_two_shard_processes_hold_and_send_once_and_autoplay_once(database_url, clock):
+    """Two processes on one database, shards 0 and 1 of 2: guild 1 is shard 0's."""
+    owner = Host(await Store.connect(database_url), clock=clock)
+    other = Host(await Store.connect(database_url), clock=clock)
+    await alice_sleeps_in_tokyo(owner.store)
+    await bob_moves_at(owner, clock, tokyo(0, 23, 30))
+    outboxes = [Outbox(), Outbox()]
+    dispatchers = [outboxes[0].dispatcher(owner, shards=Shards(2, (0,))),
+                   outboxes[1].dispatcher(other, shards=Shards(2, (1,)))]
+    assert [await d.dispatch_due() for d in dispatchers] == [0, 0]
+    clock.now = tokyo(1, 7)
+    assert [await d.dispatch_due() for d in reversed(dispatchers)] == [0, 1]
+    assert [len(outbox.notices) for outbox in outboxes] == [1, 0]
+
+    john_henry = await start_game(owner, "john-henry", "950", [ALICE, BOB])
+    session = await owner.session(john_henry)
+    player = owner.to_act(session)[0]
+    await owner.store.pacing.set_player(player, autoplay=True)
+    played: list[str] = []
+
+    async def post(outcome, who):
+        played.append(who)
+
+    autoplays = [Autoplay(owner, post, shards=Shards(2, (0,))), Autoplay(other, post, shards=Shards(2, (1,)))]
+    await autoplays[1].schedule(session)  # written by either process: played by the owner of the shard
+    clock.advance(120)
+    assert [await autoplay.play_due() for autoplay in reversed(autoplays)] == [0, 1]
+    assert played == [player]
+    for host in (owner, other):
+        await host.store.close()
