@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from tests.e2e.helpers import table
+
 pytestmark = pytest.mark.both_databases
 
 
@@ -60,3 +62,24 @@ async def test_the_digest_is_a_dm_listing_the_games_waiting_on_him(fake_discord,
     assert not [m for m in fake_discord.dms(alice) if "It's your turn" in m.content], "no DM per turn"
     off = await fake_discord.slash(alice, "notify", channel=general, state="off")
     assert off.response.content.startswith("No more daily digest")
+
+
+async def test_an_autoplayed_roll_is_said_in_the_channel_and_the_table_moves_on(fake_discord, parlor):
+    alice, bob = fake_discord.create_user("alice"), fake_discord.create_user("bob")
+    games = fake_discord.channel("games")
+    await fake_discord.slash(alice, "preferences", channel=games, autoplay="on")
+    await fake_discord.slash(alice, "game start", channel=games, game="john-henry")
+    await fake_discord.slash(bob, "game join", channel=games)  # a roll-off: each has one roll to make
+    await parlor.autoplay.idle()
+    store = parlor.host.store
+    [(session_id, player, due)] = await store.pacing.due_autoplays(time.time() + 121)
+    assert player == str(alice.id) and due > time.time() + 100, "after the grace, not at once"
+    await store.pacing.take_autoplay(session_id, player)
+    await store.pacing.schedule_autoplay(session_id, player, time.time() - 1)  # the grace is over
+    assert await parlor.autoplay.play_due() == 1
+    said = await fake_discord.wait_for_message(games, lambda m: "(autoplay)" in (m.content or ""))
+    assert said.content == "🎲 Rolled for alice (autoplay)."
+    moves = await parlor.host.moves(await parlor.host.session(session_id))
+    assert [(move.player, move.action) for move in moves] == [(str(alice.id), {"type": "roll"})]
+    await fake_discord.wait_for(lambda: table(fake_discord, games).content == f"{bob.mention}: your turn.",
+                                what="the table waiting on Bob alone")
