@@ -15,9 +15,11 @@ from discord.ext import commands
 from bot.discord.actions import game_channel, guarded, host_of, seat_of
 from bot.play.away import MAX_AWAY_DAYS, allowance, come_back, days_used, go_away
 from bot.play.pauses import check_zone, discord_time, parse_quiet, zone_names
+from bot.play.refusals import UserError
 from bot.storage.pacing import PlayerPacing
 
 log = logging.getLogger(__name__)
+MAX_REASON = 100
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
@@ -82,10 +84,12 @@ class PacingCommands(commands.Cog):
                               guild_only=True)
 
     @away.command(name="for", description="Be away for some days: your clocks here freeze, nobody can claim")
-    @app_commands.describe(days="How many days", reason="Only you see it")
+    @app_commands.describe(days="How many days", reason="Only you see it (up to 100 characters)")
     async def away_for(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS],
                        reason: str | None = None) -> None:
         async def work() -> None:
+            if reason is not None and len(reason) > MAX_REASON:
+                raise UserError(f"Keep the reason to {MAX_REASON} characters (only you see it).")
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             period = await go_away(host.store, guild_id, user, days, reason, host.clock())
             await tell_tables(interaction, f"🏝️ {seat_of(interaction.user).name} is away until "

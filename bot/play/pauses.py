@@ -54,7 +54,8 @@ def check_zone(name: str) -> str:
     for known in zone_names():
         if known.lower() == wanted.lower():
             return known
-    raise PacingError(f"I don't know the time zone `{name}`: pick one of the suggestions, like `Europe/Paris`.")
+    named = f" `{name}`" if 0 < len(name) <= 40 and name.isprintable() else ""
+    raise PacingError(f"I don't know the time zone{named}: pick one of the suggestions, like `Europe/Paris`.")
 
 
 def parse_quiet(text: str) -> tuple[int, int] | None:
