@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.actions import game_channel, guarded, host_of, seat_of
+from bot.discord.actions import game_channel, guarded, host_of
 from bot.play.away import MAX_AWAY_DAYS, allowance, come_back, days_used, go_away
 from bot.play.pauses import check_zone, discord_time, parse_quiet, zone_names
 from bot.play.refusals import UserError
@@ -92,7 +92,7 @@ class PacingCommands(commands.Cog):
                 raise UserError(f"Keep the reason to {MAX_REASON} characters (only you see it).")
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             period = await go_away(host.store, guild_id, user, days, reason, host.clock())
-            await tell_tables(interaction, f"🏝️ {seat_of(interaction.user).name} is away until "
+            await tell_tables(interaction, f"🏝️ {interaction.user.mention} is away until "
                                            f"{discord_time(period.ends)}: the turn clock waits for them.")
             left = await allowance(host.store, guild_id) - await days_used(host.store, guild_id, user, host.clock())
             await interaction.response.send_message(
@@ -108,7 +108,7 @@ class PacingCommands(commands.Cog):
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             back = await come_back(host.store, guild_id, user, host.clock())
             if back:
-                await tell_tables(interaction, f"{seat_of(interaction.user).name} is back: the turn clock runs again.")
+                await tell_tables(interaction, f"{interaction.user.mention} is back: the turn clock runs again.")
             left = await allowance(host.store, guild_id) - await days_used(host.store, guild_id, user, host.clock())
             text = "Welcome back: your turn clocks run again." if back else "You were not away on this server."
             await interaction.response.send_message(f"{text} Away days left this year: {left}.", ephemeral=True)

@@ -16,8 +16,7 @@ VERBS = {"roll": "Rolled"}
 
 
 def autoplay_text(outcome: MoveOutcome, player: str, action_type: str = "roll") -> str:
-    name = next((seat.name for seat in outcome.session.players if seat.id == player), player)
-    return f"🎲 {VERBS.get(action_type, 'Moved')} for {name} (autoplay)."
+    return f"🎲 {VERBS.get(action_type, 'Moved')} for <@{player}> (autoplay)."  # shown as his name, pinging nobody
 
 
 async def show_autoplayed(client: discord.Client, outcome: MoveOutcome, player: str) -> None:

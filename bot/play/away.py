@@ -9,8 +9,8 @@ Rulings:
 - With `/preferences auto_away:on`, a turn clock that has run out uses one of his away days when someone tries to
   claim or substitute (the first moment it matters): the claim is refused, saying so, and `/game status` shows
   his away. (He is not sent a message of his own about it.)
-- A game's table and `/game status` say "Alice is away until <t:…>" with the time only: the reason he gave is
-  his own, shown to him alone.
+- `/game status` and a note in each of his games' channels say "@alice is away until <t:…>" with the time only:
+  the reason he gave is his own, shown to him alone.
 """
 
 from __future__ import annotations
@@ -66,20 +66,20 @@ async def come_back(store: Store, guild_id: str, user_id: str, now: float) -> bo
 
 async def away_notes(store: Store, session: SessionRecord, now: float,
                      players: Sequence[str] | None = None) -> list[str]:
-    """"Alice is away until <t:…>" for each of `players` (default: the game's seats) away now, and no reason."""
+    """"<@alice> is away until <t:…>" for each of `players` (default: the game's seats) away now, and no reason
+    (a mention, which Discord shows as his name and which needs no escaping; the messages ping nobody)."""
     wanted = list(players if players is not None else session.player_ids)
     periods = await store.pacing.away_periods(session.guild_id, wanted, now)
-    names = {seat.id: seat.name for seat in session.players}
     until: dict[str, float] = {}
     for period in periods:
         if period.starts <= now:
             until[period.user_id] = max(until.get(period.user_id, 0.0), period.ends)
-    return [f"{names.get(player, player)} is away until {discord_time(ends)}" for player, ends in until.items()]
+    return [f"<@{player}> is away until {discord_time(ends)}" for player, ends in until.items()]
 
 
 async def auto_away(store: Store, session: SessionRecord, idle: Sequence[str], now: float) -> list[str]:
     """Those of `idle` who chose `auto_away` and have a day left on the game's server: a day's away each, now.
-    Their names ("Alice is away until <t:…>")."""
+    Their notes ("<@alice> is away until <t:…>")."""
     if session.guild_id is None:
         return []
     chosen = await store.pacing.players(list(idle))

@@ -19,13 +19,12 @@ async def pacing_lines(host: Host, session: SessionRecord, now: float) -> list[s
     to_act = [player for player in host.to_act(session) if player not in session.ai_played]
     if not to_act:
         return []
-    names = {seat.id: seat.name for seat in session.players}
     found = await paces(host.store, session.guild_id, to_act, now)
     reminders = {timer.player: timer.due_at for timer in await host.store.pending_timers(session.id)
                  if timer.kind == "reminder"}
     lines = []
     for player in to_act:
-        pace, name = found[player], names.get(player, player)
+        pace, name = found[player], f"<@{player}>"  # a mention: shown as his name, nothing to escape
         if (away := pace.away_until(now)) is not None:
             lines.append(f"🏝️ {name} is away until {discord_time(away)}.")
         elif pace.in_quiet(now):

@@ -110,11 +110,11 @@ async def test_an_away_player_cannot_be_claimed_and_a_move_ends_his_away(host, s
     session_id = await bob_moves_at(host, clock, tokyo(0, 13))
     await go_away(store, "1", ALICE.id, 3, "a wedding", clock())
     clock.advance(50 * HOUR)
-    with pytest.raises(UserError, match=r"Alice is away until <t:\d+:f>. Nobody can claim"):
+    with pytest.raises(UserError, match=r"<@101> is away until <t:\d+:f>. Nobody can claim"):
         await host.claim(CHANNEL, BOB.id)
     session = await host.session(session_id)
     notes = await away_notes(store, session, clock())
-    assert notes == [f"Alice is away until <t:{int(tokyo(0, 13) + 3 * 24 * HOUR)}:f>"], "no reason shown"
+    assert notes == [f"<@{ALICE.id}> is away until <t:{int(tokyo(0, 13) + 3 * 24 * HOUR)}:f>"], "no reason shown"
     outbox = Outbox()
     assert await outbox.dispatcher(host).dispatch_due() == 0, "no reminder while he is away"
 
@@ -139,7 +139,7 @@ async def test_an_away_day_is_used_for_him_when_his_clock_has_run_out(host, stor
     await bob_moves_at(host, clock, tokyo(0, 13))
     await store.pacing.set_player(ALICE.id, auto_away=True)
     clock.advance(48 * HOUR)
-    with pytest.raises(UserError, match=r"an away day was kept for this: Alice is away until <t:\d+:f>"):
+    with pytest.raises(UserError, match=r"an away day was kept for this: <@101> is away until <t:\d+:f>"):
         await host.claim(CHANNEL, BOB.id)
     assert await days_used(store, "1", ALICE.id, clock()) == 1
     clock.advance(24 * HOUR)

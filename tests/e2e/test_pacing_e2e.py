@@ -39,7 +39,7 @@ async def test_away_freezes_the_claim_and_a_move_ends_it(fake_discord, parlor):
     await parlor.host.act(session.id, str(bob.id), {"type": "roll"})  # the roll-off waits on Alice alone now
     status = await fake_discord.slash(bob, "game status", channel=games)
     said = status.response.embeds[0]["description"]
-    assert "🏝️ alice is away until <t:" in said and "⏰ Next reminder for alice: <t:" in said
+    assert f"🏝️ {alice.mention} is away until <t:" in said and f"⏰ Next reminder for {alice.mention}: <t:" in said
     assert "⌛ Turn clock: the others may `/game claim` in 5 d if nobody moves" in said, "48 h, frozen 3 days"
     off = await fake_discord.slash(alice, "away off", channel=games)
     assert "Welcome back" in off.response.content and "left this year: 13" in off.response.content
@@ -78,7 +78,7 @@ async def test_an_autoplayed_roll_is_said_in_the_channel_and_the_table_moves_on(
     await store.pacing.schedule_autoplay(session_id, player, time.time() - 1)  # the grace is over
     assert await parlor.autoplay.play_due() == 1
     said = await fake_discord.wait_for_message(games, lambda m: "(autoplay)" in (m.content or ""))
-    assert said.content == "🎲 Rolled for alice (autoplay)."
+    assert said.content == f"🎲 Rolled for {alice.mention} (autoplay)." and said.pinged == []
     moves = await parlor.host.moves(await parlor.host.session(session_id))
     assert [(move.player, move.action) for move in moves] == [(str(alice.id), {"type": "roll"})]
     await fake_discord.wait_for(lambda: table(fake_discord, games).content == f"{bob.mention}: your turn.",
