@@ -18,9 +18,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.activity.identity import DiscordIdentity, Passes
+from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord import presses, replays  # noqa: F401  (they register their press handlers: bot.discord.dispatch)
 from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
+from bot.discord.activity_launch import PlayInDiscordButton
 from bot.discord.autoplay_note import show_autoplayed
 from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton, UndoButton
 from bot.discord.command_sync import sync_if_changed
@@ -71,7 +74,7 @@ def point_at_discord(settings: Settings) -> None:
 
 
 PERSISTENT_ITEMS: list[type[discord.ui.DynamicItem]] = [ActionButton, LobbyButton, TableButton, UndoButton, ShareButton,
-                                                        ReplayButton]
+                                                        ReplayButton, PlayInDiscordButton]
 """Registered at start-up, so their buttons work after a restart; game cogs may add their own."""
 
 
@@ -114,6 +117,7 @@ class ParlorBot(commands.Bot):
     autoplay: Autoplay | None = None
     digests: DigestSender | None = None
     web: WebServer | None = None
+    activity: Activity | None = None
     ops: OpsServer | None = None
 
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
@@ -188,6 +192,8 @@ class ParlorBot(commands.Bot):
         self.web = WebServer(self.host, await Links.open(self.host.store, secret),
                              show_move=lambda outcome: show_ai_move(self, outcome), gate=self.gate,
                              link_hours=self.settings.web_link_hours)
+        self.activity = self.open_activity(self.web)
+        self.tables.activity = self.activity is not None
         try:
             await self.web.start(self.settings.web_host, self.settings.web_port, self.settings.web_base_url)
         except OSError as error:  # the port taken, the host unknown: said in one line by `python -m bot`
@@ -201,6 +207,17 @@ class ParlorBot(commands.Bot):
 
         self.host.changed = changed
         self.tables.watch_url = lambda session: web.base_url + web.watch_path(session.id)
+
+    def open_activity(self, web: WebServer) -> Activity | None:
+        """The table as a Discord Activity (bot.activity), on the web server, when ACTIVITY_CLIENT_SECRET is set."""
+        settings = self.settings
+        if settings.activity_client_secret is None or settings.discord_token is None:
+            return None
+        identity = DiscordIdentity(settings.activity_client_id or str(self.application_id),
+                                   settings.activity_client_secret.get_secret_value(),
+                                   settings.discord_token.get_secret_value(), settings.discord_api_base)
+        return Activity(web, identity, Passes(web.links.secret), pass_hours=settings.web_link_hours,
+                        frame_ancestors=tuple(settings.activity_frame_ancestors.split()))
 
     async def start_ops(self) -> None:
         """`/healthz` and `/metrics` (bot.ops), when OPS_PORT is set."""
@@ -252,6 +269,8 @@ class ParlorBot(commands.Bot):
             await self.foresight.stop()
         if self.web is not None:
             await self.web.stop()
+        if self.activity is not None:
+            await self.activity.identity.close()
         if self.ops is not None:
             await self.ops.stop()
         await self.loop_lag.stop()

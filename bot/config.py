@@ -52,6 +52,12 @@ class Settings(BaseSettings):
                                      description="The pages' public address for links, e.g. https://parlor.example.org.")
     web_secret: SecretStr | None = Field(default=None, description="Signs the web links (unset: a random secret "
                                                                    "kept in the database).")
+    activity_client_id: str | None = Field(default=None, description="The application's id, for the table as a "
+                                                                     "Discord Activity (unset: the bot's own).")
+    activity_client_secret: SecretStr | None = Field(default=None, description="The application's OAuth2 client "
+                                                     "secret: set, with WEB_PORT, to serve the Discord Activity.")
+    activity_frame_ancestors: str = Field(default="", description="More origins that may frame the Activity, "
+                                                                  "space-separated (tests, Discord's staging).")
     ops_port: int | None = Field(default=None, ge=0, le=65535,
                                  description="Serve /healthz and /metrics on this port (unset: not served).")
     ops_host: str = Field(default=DEFAULT_WEB_HOST, description="The address /healthz and /metrics listen on.")
@@ -59,7 +65,8 @@ class Settings(BaseSettings):
                                   description="How long a player's personal web link works.")
 
     @field_validator("discord_api_base", "discord_gateway_url", "discord_token", "discord_guild_id", "shard_count",
-                     "web_port", "web_base_url", "web_secret", "ops_port", mode="before")
+                     "web_port", "web_base_url", "web_secret", "ops_port", "activity_client_id",
+                     "activity_client_secret", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -1,4 +1,5 @@
 """`/game web`: a game's web pages (bot.web): its public page, and for a player his personal link.
+`/game activity`: the channel's table inside Discord, as an Activity (bot.discord.activity_launch).
 
 The answer is private. Everyone gets the public page of the channel's game (the latest one when none
 is open). A player of a running game also gets his personal link, bound to him and that game, which
@@ -18,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.actions import guarded, host_of
+from bot.discord.activity_launch import launch_activity
 from bot.play.host import UserError
 from bot.presentation.words import game_label
 
@@ -54,14 +56,21 @@ async def web_links(interaction: discord.Interaction) -> None:
     await guarded(interaction, work)
 
 
+@app_commands.command(name="activity", description="Open this channel's table inside Discord, as an Activity")
+async def activity(interaction: discord.Interaction) -> None:
+    await guarded(interaction, lambda: launch_activity(interaction))
+
+
 async def setup(bot: commands.Bot) -> None:
-    """Add `web` to the `/game` group (cogs/lobby.py, loaded before this module)."""
+    """Add `web` and `activity` to the `/game` group (cogs/lobby.py, loaded before this module)."""
     group = bot.tree.get_command("game")
     assert isinstance(group, app_commands.Group), "cogs/lobby.py defines /game"
     group.add_command(web_links)
+    group.add_command(activity)
 
 
 async def teardown(bot: commands.Bot) -> None:
     group = bot.tree.get_command("game")
     if isinstance(group, app_commands.Group):
         group.remove_command("web")
+        group.remove_command("activity")

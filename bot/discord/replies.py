@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.activity_launch import PlayInDiscordButton
 from bot.discord.attachments import attachment
 from bot.discord.buttons import LobbyButton, ReplayButton, TableButton, UndoButton
 from bot.discord.components import component_view
@@ -101,7 +102,7 @@ def board_components(session: SessionRecord, public_view: dict,
                                    escape=discord.utils.escape_markdown), web_url)
 
 
-def table_items(model: TableModel, web_url: str | None = None) -> discord.ui.View:
+def table_items(model: TableModel, web_url: str | None = None, activity: bool = False) -> discord.ui.View:
     """The items for the next step: the frontend's components (buttons, menus, forms) while the game
     runs, and Undo while someone may take his move back; Rematch and New game once it has finished;
     New game once abandoned; and a link to the web page."""
@@ -111,6 +112,9 @@ def table_items(model: TableModel, web_url: str | None = None) -> discord.ui.Vie
             view.add_item(UndoButton(model.session_id, model.version, label=model.undo_label))
     for verb in model.end_offers:
         view.add_item(ReplayButton(model.session_id) if verb == "replay" else TableButton(model.session_id, verb))
+    if activity and model.status == "active":
+        with contextlib.suppress(ValueError):  # every row full: `/game activity` still opens it
+            view.add_item(PlayInDiscordButton(model.session_id))
     if web_url is not None:
         with contextlib.suppress(ValueError):  # every row full: `/game web` still gives the link
             view.add_item(discord.ui.Button(label=WATCH_LABEL, style=discord.ButtonStyle.link, url=web_url))
@@ -120,16 +124,16 @@ def table_items(model: TableModel, web_url: str | None = None) -> discord.ui.Vie
 def board_message(session: SessionRecord, public_view: dict, events: Sequence[dict] = (),
                   headline: str | None = None, *, png: bytes | None, ping: Sequence[str] = (),
                   with_buttons: bool = True, legal: Mapping[str, list[dict]] | None = None,
-                  undoer: str | None = None, web_url: str | None = None) -> dict:
+                  undoer: str | None = None, web_url: str | None = None, activity: bool = False) -> dict:
     """Keyword arguments for sending the board (`table_message`): the table at `public_view` with what happened
     (`events`) under the `headline`, its items drawn from `legal`, Undo named for `undoer`."""
     model = table_model(session, public_view, events, headline, legal=legal, undoer=undoer, ping=ping,
                         picture=png is not None, escape=discord.utils.escape_markdown)
-    return table_message(model, png=png, with_buttons=with_buttons, web_url=web_url)
+    return table_message(model, png=png, with_buttons=with_buttons, web_url=web_url, activity=activity)
 
 
 def table_message(model: TableModel, *, png: bytes | None, with_buttons: bool = True,
-                  web_url: str | None = None) -> dict:
+                  web_url: str | None = None, activity: bool = False) -> dict:
     """Keyword arguments for sending a table: embed, picture (with its alt text), items for the next step.
     Without `png`, the same message as text only (bot.play.text_view).
 
@@ -139,7 +143,7 @@ def table_message(model: TableModel, *, png: bytes | None, with_buttons: bool = 
     message = {
         "content": model.content,
         "embed": table_embed(model),
-        "view": table_items(model, web_url) if with_buttons else discord.ui.View(timeout=None),
+        "view": table_items(model, web_url, activity) if with_buttons else discord.ui.View(timeout=None),
         "allowed_mentions": _mentions(model.ping),
     }
     if png is not None:

@@ -125,6 +125,8 @@ class Tables:
         None: every picture drawn after its move."""
         self.watch_url: Callable[[SessionRecord], str | None] = lambda session: None
         """The game's public web page, for the table's **Watch on the web** link (bot.web; None: no link)."""
+        self.activity = False
+        """Whether the table offers **Play in Discord** (the Activity is on: bot.activity)."""
 
     def _lock(self, session_id: int) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -247,7 +249,7 @@ class Tables:
                legal: dict[str, list[dict]], undoer: str | None) -> dict[str, Any]:
         said = headline(session, discord.utils.escape_markdown)
         return board_message(session, view, session.turn_events, said, png=png, ping=ping, legal=legal,
-                             undoer=undoer, web_url=self.watch_url(session))
+                             undoer=undoer, web_url=self.watch_url(session), activity=self.activity)
 
     async def show(self, session_id: int, *, to_bottom: bool = False, strays: bool = False) -> None:
         """Bring the session's table up to date (and to the bottom of the channel if asked).

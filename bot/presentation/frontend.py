@@ -241,6 +241,9 @@ class Frontend:
     private_view: bool = False
     """Whether players have a private view worth a picture of its own (drawn by `draw_private`)."""
 
+    private_title: str = "Your view"
+    """What a player's own part is called where it stands beside the table (a web page: "Your bones")."""
+
     verbs: Mapping[str, str] = {}
     """Shared verb -> one line on how it is used in this game (for help and refusals)."""
 
@@ -313,6 +316,16 @@ class Frontend:
 
     def private_text(self, view: dict, names: Names, viewer: str) -> str:
         """The words of `viewer`'s private panel (what his own view shows him)."""
+        return ""
+
+    def private_part(self, view: dict, names: Names, viewer: str) -> str:
+        """What `viewer`'s own view shows him, beside the table on his web page under `private_title` (which says
+        only he sees it): by default his panel's words."""
+        return self.private_text(view, names, viewer)
+
+    def choice_prompt(self, view: dict, names: Names, viewer: str) -> str:
+        """What `viewer`'s choices ask of him, in words drawn from his own `view` ("Place the 5-5 on…"); "" where
+        the table's words say it (bot.presentation.words.move_prompt)."""
         return ""
 
     def private_alt_text(self, view: dict, names: Names, viewer: str) -> str:

@@ -28,6 +28,7 @@ from bot.presentation.words import (
     narration,
     state_words,
     text_names,
+    watch_line,
 )
 from bot.storage.store import SessionRecord
 from games import get_game
@@ -45,6 +46,9 @@ class TableModel:
     title: str
     content: str | None
     """Whose turn it is (or the result) and what the others may do now: the message's text, the page's turn."""
+    watch: str
+    """Whose turn it is (or the result) as a watcher reads it, without the message's pings: a web page's turn line
+    ("alice's turn.", where the message says "@alice: your turn.")."""
     headline: str | None
     told: tuple[str, ...]
     """What happened since the turn last changed, one line per event."""
@@ -84,6 +88,7 @@ def table_model(session: SessionRecord, public_view: dict, events: Sequence[dict
         session_id=session.id, version=session.version, slug=session.slug, status=session.status,
         title=get_game(session.slug).title,
         content=board_content(session, public_view, escape),
+        watch=watch_line(session, public_view, escape),
         headline=headline, told=told, state=state, words=fitted(headline, told, state),
         footer=f"Game #{session.id} · {update_label(session)}",
         dice=dice_line(session),

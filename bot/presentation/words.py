@@ -15,7 +15,7 @@ from bot.play.ai_seats import AI_NAME, ai_name, is_ai_id
 from bot.play.turn_clock import format_duration
 from bot.play.turn_events import dropped_earlier
 from bot.presentation.alt_text import shorten
-from bot.presentation.frontend import display_name, narrate
+from bot.presentation.frontend import display_name, joined, narrate
 from bot.presentation.frontends import frontend_for
 from bot.presentation.markdown import Escape, markdown_escaped
 from bot.storage.store import MoveRecord, SessionRecord
@@ -102,6 +102,49 @@ def turn_line(session: SessionRecord, public_view: dict, escape: Escape = markdo
         elif seat.id in to_act and seat.ai:
             lines.append(f"{mention(seat.id)} is thinking.")
     return "\n".join(lines)
+
+
+def watch_line(session: SessionRecord, public_view: dict, escape: Escape = markdown_escaped) -> str:
+    """Whose turn it is as someone watching reads it (a web page): "@alice's turn. Roll the bonus die or keep the 6."
+    where the table's message, which pings, says "@alice: your turn."; what is awaited is the game's own words
+    (`Frontend.alt_awaited`: "@bob may call Jump!"), and the end of a game is said as the table says it."""
+    if session.status != "active":
+        return turn_line(session, public_view, escape)
+    to_act = public_view.get("to_act") or []
+    people = [p for p in to_act if p not in session.ai_played]
+    lines = []
+    if people:
+        who = joined([mention(p) for p in people])
+        turn = f"{who}'s turn." if len(people) == 1 else f"{who} to act."
+        awaited = frontend_for(session.slug).alt_awaited(public_view, text_names(session))
+        lines.append(f"{turn} {awaited}".strip())
+    for seat in session.players:
+        if seat.id in to_act and seat.stand_in:
+            lines.append(f"{AI_NAME} is playing {escape(seat.name)}'s turn.")
+        elif seat.id in to_act and seat.ai:
+            lines.append(f"{mention(seat.id)} is thinking.")
+    return "\n".join(lines)
+
+
+def move_prompt(session: SessionRecord, public_view: dict, own_view: dict, player: str) -> str:
+    """What `player`'s move box asks of him (a web page), from his own view: his game's words for what he holds
+    (`Frontend.choice_prompt`: "Place the 5-5 on…"), else what the table asks of him ("Your opponent can jump:
+    press **Call Jump!**…", "Your turn. Roll the bonus die or keep the 6."); "" when the game awaits nothing of him."""
+    if session.status != "active":
+        return ""
+    frontend = frontend_for(session.slug)
+    names = text_names(session)
+    own = frontend.choice_prompt(own_view, names, player)
+    if own:
+        return own
+    asked = frontend.prompts(public_view).get(player)
+    if asked:
+        return asked[:1].upper() + asked[1:]
+    if player not in (public_view.get("to_act") or []) or player in session.ai_played:
+        return ""
+    words = frontend.turn_words(public_view, player)
+    awaited = frontend.alt_awaited(public_view, names) if words == "your turn" else ""
+    return f"{words[:1].upper()}{words[1:]}. {awaited}".strip()
 
 
 def waiting_line(session: SessionRecord, public_view: dict, now: float) -> str | None:

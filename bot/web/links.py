@@ -65,6 +65,11 @@ class Links:
         secret = configured or await store.meta_or_set(SECRET_KEY, secrets.token_urlsafe(32))
         return cls(store, secret.encode())
 
+    @property
+    def secret(self) -> bytes:
+        """The secret the links are signed with (the Activity signs its passes with it too)."""
+        return self._secret
+
     def _sign(self, kind: str, message: str) -> str:
         return _b64(hmac.new(self._secret, f"{kind}:{message}".encode(), hashlib.sha256).digest()[:18])
 

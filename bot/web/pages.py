@@ -2,9 +2,14 @@
 
 Everyone's page (`public`) renders the Discord table's model (bot.presentation.table_model): the board's
 picture (its address), whose turn it is, the narration since the turn changed, the board in words
-(the table's own text, names instead of mentions), and the move log. A player's personal page
-(`personal`) adds what his own view shows him (Johari bones, in words and picture) and the choices the
-table's components offer him now, from his legal actions; nothing of it is ever built for anyone else.
+(the table's own text, names instead of mentions), and the move log. Its turn line is the model's
+watcher's line ("alice's turn."), not the message's ping ("@alice: your turn.").
+
+A player's personal page (`personal`) is the same table with his own part in it, not a second message
+stacked on the first: one picture (the public board: his private picture would be the same board again,
+and Johari's his bones on it), what only he sees as a compact part in words under its own title
+(`Frontend.private_title`/`private_part`: "Your bones"), and his choices under a prompt of their own
+(`bot.presentation.words.move_prompt`: "Place the 5-5 on…"). Nothing of it is ever built for anyone else.
 
 Payloads and pictures are kept per game version, so a hundred open pages cost one build per move.
 """
@@ -26,6 +31,7 @@ from bot.presentation.words import (
     ended_view,
     headline,
     image_names,
+    move_prompt,
     named,
     text_names,
 )
@@ -36,7 +42,7 @@ from bot.web.page_text import LONG_TEXT, page_text
 from games import get_game
 
 CACHED_VERSIONS = 256
-"""Public payloads and board pictures kept (one per game version); private ones are kept fewer."""
+"""Public payloads and board pictures kept (one per game version)."""
 
 
 class Pages:
@@ -46,7 +52,6 @@ class Pages:
         self.host = host
         self._public: OrderedDict[tuple[int, int], dict] = OrderedDict()
         self._boards: OrderedDict[tuple[int, int], bytes] = OrderedDict()
-        self._private: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._reading: dict[int, asyncio.Future[SessionRecord]] = {}
         self.logs = MoveLogs(host)
 
@@ -83,8 +88,8 @@ class Pages:
         table = table_model(session, self.host.public_view(session), session.turn_events, headline(session),
                             picture=False)
         page.update(
-            # The table message's words: whose turn it is, and what others may do now (call Jump!).
-            turn=page_text(table.content or "", names),
+            # Whose turn it is as a watcher reads it (the message's ping line, "@alice: your turn.", is Discord's).
+            turn=page_text(table.watch, names),
             # An abandoned table's headline points to its New game button, which a page does not have.
             headline=page_text(table.headline or "", names) if session.status != "abandoned" else "",
             narration=[page_text(line, names) for line in table.told],
@@ -94,21 +99,22 @@ class Pages:
         )
         return page
 
-    async def personal(self, session: SessionRecord, player: str, board_url: str, view_url: str) -> dict:
-        """`player`'s own page: the public page, his own view, and what he may do now."""
+    async def personal(self, session: SessionRecord, player: str, board_url: str) -> dict:
+        """`player`'s own page: the public page, his own part of the table, and what he may do now."""
         page = await self.public(session, board_url)
         names = image_names(session)
         page["you"] = names.get(player, player)
         if session.status != "active" or session.state is None:
-            return {**page, "private_text": "", "private_picture": None, "choices": []}
+            return {**page, "private_title": "", "private_text": "", "prompt": "", "choices": []}
         frontend = frontend_for(session.slug)
-        own = self.host.view_for(session, player)
+        public, own = self.host.public_view(session), self.host.view_for(session, player)
         legal = self.host.legal_by_player(session)
-        choices = usable_choices(frontend, self.host.public_view(session), own, player, legal, names)
+        choices = usable_choices(frontend, public, own, player, legal, names)
         if await self.host.undoer(session) == player:
             choices.append({"kind": "undo", "key": "undo", "label": "Undo my last move"})
-        return {**page, "private_text": page_text(frontend.private_text(own, text_names(session), player), names),
-                "private_picture": f"{view_url}?v={session.version}" if frontend.private_view else None,
+        return {**page, "private_title": frontend.private_title,
+                "private_text": page_text(frontend.private_part(own, text_names(session), player), names),
+                "prompt": page_text(move_prompt(session, public, own, player), names) if choices else "",
                 "choices": choices}
 
     async def board(self, session: SessionRecord) -> bytes:
@@ -120,16 +126,6 @@ class Pages:
             png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                       session.turn_events)
             _keep(self._boards, key, png, CACHED_VERSIONS)
-        return png
-
-    async def private_picture(self, session: SessionRecord, player: str) -> bytes:
-        """`player`'s own view as his private panel draws it."""
-        key = (session.id, session.version, player)
-        png = self._private.get(key)
-        if png is None:
-            view = self.host.view_for(session, player)
-            png = await draw_off_loop(frontend_for(session.slug).draw_private, view, image_names(session), player)
-            _keep(self._private, key, png, CACHED_VERSIONS // 4)
         return png
 
 

@@ -5,12 +5,18 @@ set. Every page, stylesheet and script comes from this package (no CDN: a page w
 without internet), and the Content-Security-Policy lets a page load nothing from anywhere else.
 
 - `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it).
-- `/play/<token>`: a player's personal page (`state`, `events`, `view.png`, and `press` to act).
+- `/play/<token>`: a player's personal page (`state`, `events`, and `press` to act); his own part is in words
+  on the public board's page (bot.web.pages), so it has no picture of its own.
 
 A page's live updates are server-sent events: the whole payload again at each change (a few kB),
 so a page that reconnects is simply up to date. A personal page's stream checks its link at every
 change and when the link expires, and is told so and closed when the link was revoked or has expired.
 Access logs are off: a personal link is a password and must not end up in a log.
+
+An address that does not work, personal (forged, expired, replaced, not his game) or public (forged, or its
+game gone), opens one error page saying why, with the refusal's status (403, 404) kept rather than a soft 200:
+a browser notes that status in its console for the page itself, and that is the only line it notes (the icon
+is served, every script runs clean: tests/e2e/test_web_e2e.py). Its `state`, `events` and `press` answer JSON.
 """
 
 from __future__ import annotations
@@ -61,7 +67,10 @@ RETRY_SECONDS = 2.0
 RECONNECT_MS = 1000
 """How soon a page whose stream broke (the bot restarting, a network hiccup) tries again: browsers wait 3 s
 by default; a second is enough for a restart to be noticed without hammering a bot that is down."""
-STATIC = ("parlor.css", "parlor.js")
+STATIC = {"parlor.css": "text/css", "parlor.js": "text/javascript", "favicon.png": "image/png"}
+"""What `/static/` serves, with its type. The icon (a die's five, 32 px, drawn once with Pillow) is declared by every
+page (`<link rel=icon>`) and also answers `/favicon.ico`, which a browser asks for where no page declared one:
+a 404 there is a console error on every page."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -89,6 +98,10 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.base_url = ""
+        self.mounts: list[Callable[[web.Application], None]] = []
+        """Other windows' routes on this server (bot.activity)."""
+        self.frame_home: Callable[[web.Request], Awaitable[web.StreamResponse]] | None = None
+        """What `/` serves when Discord opens it as an Activity (its `frame_id` in the query)."""
 
     # -- start and stop ------------------------------------------------------------
 
@@ -96,6 +109,7 @@ class WebServer:
         app = web.Application(middlewares=[_headers])
         app.add_routes([
             web.get("/", self._home),
+            web.get("/favicon.ico", self._icon),
             web.get("/static/{name}", self._static),
             web.get("/watch/{key}", self._watch_page),
             web.get("/watch/{key}/state", self._watch_state),
@@ -104,9 +118,10 @@ class WebServer:
             web.get("/play/{token}", self._play_page),
             web.get("/play/{token}/state", self._play_state),
             web.get("/play/{token}/events", self._play_events),
-            web.get("/play/{token}/view.png", self._private_picture),
             web.post("/play/{token}/press", self._press),
         ])
+        for mount in self.mounts:
+            mount(app)
         return app
 
     async def start(self, host: str, port: int, base_url: str | None = None) -> None:
@@ -157,21 +172,24 @@ class WebServer:
             raise _refused(404, NO_GAME) from None
 
     async def _watch_page(self, request: web.Request) -> web.Response:
-        session = await self._watched(request)
+        try:
+            session = await self._watched(request)
+        except web.HTTPException as refused:
+            return _refusal_page(request, refused, personal=False)
         return _page(f"{_title(session)}: watch", request.path, personal=False)
 
     async def _watch_state(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
-        return _json(await self._public(session, request.path.rsplit("/", 1)[0]))
+        return _json(await self.public_payload(session, request.path.rsplit("/", 1)[0]))
 
     async def _watch_events(self, request: web.Request) -> web.StreamResponse:
         session = await self._watched(request)
         base = request.path.rsplit("/", 1)[0]
 
         async def payload() -> dict:
-            return await self._public(await self.pages.fresh(session.id), base)
+            return await self.public_payload(await self.pages.fresh(session.id), base)
 
-        return await self._stream(request, session.id, payload)
+        return await self.stream(request, session.id, payload)
 
     async def _board(self, request: web.Request) -> web.Response:
         session = await self._watched(request)
@@ -194,51 +212,53 @@ class WebServer:
             raise _refused(403, "You are not playing in this game: ask for its public page with `/game web`.")
         return granted, session
 
-    def _personal_urls(self, request: web.Request, session_id: int) -> tuple[str, str]:
-        base = f"/play/{request.match_info['token']}"
-        return f"{self.watch_path(session_id)}/board.png", f"{base}/view.png"
+    def _board_url(self, session_id: int) -> str:
+        return f"{self.watch_path(session_id)}/board.png"
 
     async def _play_page(self, request: web.Request) -> web.Response:
         try:
             _, session = await self._granted(request)
         except web.HTTPException as refused:
-            return _page("Parlor: this link does not work", request.path, personal=True,
-                         refusal=json.loads(refused.text or "{}").get("error", ""), status=refused.status)
+            return _refusal_page(request, refused, personal=True)
         return _page(f"{_title(session)}: your page", request.path, personal=True)
 
     async def _play_state(self, request: web.Request) -> web.Response:
         granted, session = await self._granted(request)
-        return _json(await self._personal(session, granted.player, self._personal_urls(request, session.id)))
+        return _json(await self.personal_payload(session, granted.player, self._board_url(session.id)))
 
     async def _play_events(self, request: web.Request) -> web.StreamResponse:
         granted, session = await self._granted(request)
-        urls = self._personal_urls(request, session.id)
+        board_url = self._board_url(session.id)
         token = request.match_info["token"]
 
         async def payload() -> dict:
             await self.links.check(token, now=self.host.clock())
-            return await self._personal(await self.pages.fresh(session.id), granted.player, urls)
+            return await self.personal_payload(await self.pages.fresh(session.id), granted.player, board_url)
 
-        return await self._stream(request, session.id, payload, expires=granted.expires)
-
-    async def _private_picture(self, request: web.Request) -> web.Response:
-        granted, session = await self._granted(request)
-        if session.state is None:
-            raise _refused(404, "This game has not begun: nobody has a view yet.")
-        png = await self.pages.private_picture(session, granted.player)
-        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
+        return await self.stream(request, session.id, payload, expires=granted.expires)
 
     async def _press(self, request: web.Request) -> web.Response:
-        if not self.gate.open or self._closing:
+        if self.restarting:
             return _json({"error": RESTARTING}, status=503)
         granted, session = await self._granted(request)
+        return await self.play(request, session, granted.player)
+
+    @property
+    def restarting(self) -> bool:
+        return not self.gate.open or self._closing
+
+    async def play(self, request: web.Request, session: SessionRecord, player: str) -> web.Response:
+        """`player`'s press in `session`, as the request's JSON body says, through the host (a page's, an
+        Activity's)."""
+        if self.restarting:
+            return _json({"error": RESTARTING}, status=503)
         try:
             body = await request.json()
         except ValueError:
             body = None
         with self.gate.passage():
             try:
-                answer = await press(self.host, session, granted.player, body, self._moved)
+                answer = await press(self.host, session, player, body, self._moved)
             except (UserError, IllegalMove) as refusal:
                 said = page_words(refusal)
                 # The version judged: the page keeps the refusal on screen until the game moves past it.
@@ -260,11 +280,11 @@ class WebServer:
 
     # -- what a page is sent ----------------------------------------------------------------
 
-    async def _public(self, session: SessionRecord, base: str) -> dict:
+    async def public_payload(self, session: SessionRecord, base: str) -> dict:
         return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
 
-    async def _personal(self, session: SessionRecord, player: str, urls: tuple[str, str]) -> dict:
-        return await self._followed(session, await self.pages.personal(session, player, *urls))
+    async def personal_payload(self, session: SessionRecord, player: str, board_url: str) -> dict:
+        return await self._followed(session, await self.pages.personal(session, player, board_url))
 
     async def _followed(self, session: SessionRecord, page: dict) -> dict:
         """The page, and its game's rematch once begun: the rematch's public page, which whoever sees this page
@@ -276,7 +296,7 @@ class WebServer:
 
     # -- the live stream ---------------------------------------------------------------------
 
-    async def _stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
+    async def stream(self, request: web.Request, session_id: int, payload: Callable[[], Awaitable[dict]],
                       expires: float | None = None) -> web.StreamResponse:
         """Server-sent events: the page's payload now and after every change of the game (and when its link
         `expires`, so that the page is told at once)."""
@@ -320,7 +340,9 @@ class WebServer:
 
     # -- small pages ------------------------------------------------------------------------
 
-    async def _home(self, request: web.Request) -> web.Response:
+    async def _home(self, request: web.Request) -> web.StreamResponse:
+        if self.frame_home is not None and "frame_id" in request.query:
+            return await self.frame_home(request)
         return web.Response(text="Parlor's game pages. Ask for a game's link with /game web in its Discord "
                                  "channel.\n", content_type="text/plain")
 
@@ -328,9 +350,16 @@ class WebServer:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
-        kind = "text/css" if name.endswith(".css") else "text/javascript"
-        return web.Response(text=text, content_type=kind, headers={"Cache-Control": "max-age=3600"})
+        return _static_file(name)
+
+    async def _icon(self, request: web.Request) -> web.Response:
+        return _static_file("favicon.png")
+
+
+def _static_file(name: str) -> web.Response:
+    body = resources.files("bot.web").joinpath("static", name).read_bytes()
+    return web.Response(body=body, content_type=STATIC[name], charset=None if name.endswith(".png") else "utf-8",
+                        headers={"Cache-Control": "max-age=3600"})
 
 
 @web.middleware
@@ -339,11 +368,17 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Awaita
     try:
         response = await handler(request)
     except web.HTTPException as error:
-        error.headers.update(SECURITY_HEADERS)
+        _secure(error.headers)
         raise
     if not response.prepared:
-        response.headers.update(SECURITY_HEADERS)
+        _secure(response.headers)
     return response
+
+
+def _secure(headers: Any) -> None:
+    """The security headers, but those a window set itself (the Activity's CSP lets Discord frame it)."""
+    for name, value in SECURITY_HEADERS.items():
+        headers.setdefault(name, value)
 
 
 def _refused(status: int, message: str) -> web.HTTPException:
@@ -366,6 +401,13 @@ def _title(session: SessionRecord) -> str:
     return f"{get_game(session.slug).title} #{session.id}"
 
 
+def _refusal_page(request: web.Request, refused: web.HTTPException, *, personal: bool) -> web.Response:
+    """A page whose address does not work (a bad, expired or revoked personal link, a public address forged or of a
+    game that is gone): one error page, saying why, with the refusal's status."""
+    return _page("Parlor: this link does not work", request.path, personal=personal,
+                 refusal=json.loads(refused.text or "{}").get("error", ""), status=refused.status)
+
+
 def _page(title: str, base: str, *, personal: bool, refusal: str = "", status: int = 200) -> web.Response:
     """The page's HTML: a skeleton the script fills from the stream (and a refusal, when the link fails)."""
     text = PAGE.format(title=html.escape(title), base=html.escape(base, quote=True),
@@ -381,6 +423,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
+<link rel="icon" type="image/png" href="/static/favicon.png">
 <link rel="stylesheet" href="/static/parlor.css">
 <script src="/static/parlor.js" defer></script>
 </head>
@@ -392,24 +435,22 @@ PAGE = """<!doctype html>
 </header>
 <main>
 <p id="refusal" class="refusal" role="alert"{refused_hidden}>{refusal}</p>
-<section id="you" aria-labelledby="you-heading" hidden>
-<h2 id="you-heading">Your view (only you see this)</h2>
+<section aria-labelledby="board-heading">
+<h2 id="board-heading">The table</h2>
+<p id="headline"></p>
+<img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
+<section id="you" class="yours" aria-labelledby="you-heading" hidden>
+<h3 id="you-heading"></h3>
 <p id="private-text" class="text"></p>
-<img id="private-picture" alt="Your view of the table: the same as the words above" hidden>
 </section>
-<section id="choices" aria-labelledby="choices-heading" hidden>
-<h2 id="choices-heading">Your move</h2>
+<section id="choices" class="yours" aria-labelledby="choices-heading" hidden>
+<h3 id="choices-heading">Your move</h3>
+<p id="prompt"></p>
 <div id="controls"></div>
 </section>
 <p id="error" class="refusal" role="alert"></p>
 <p id="done" role="status" aria-live="polite"></p>
-<section aria-labelledby="board-heading">
-<h2 id="board-heading">The table</h2>
-<p id="headline"></p>
-<figure>
-<img id="board" alt="The board: described in words below" aria-describedby="board-text" hidden>
-<figcaption id="board-text" class="text"></figcaption>
-</figure>
+<p id="board-text" class="text"></p>
 <p id="dice" class="text"></p>
 </section>
 <section aria-labelledby="narration-heading">

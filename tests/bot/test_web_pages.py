@@ -68,11 +68,13 @@ async def test_a_players_page_offers_his_moves_only_and_a_spectators_nothing(hos
     other = next(p for p in session.player_ids if p != actor)
     public = await pages.public(session, "/watch/x/board.png")
     assert public["board"] == f"/watch/x/board.png?v={session.version}" and "choices" not in public
-    assert public["turn"].endswith("your turn.") and "<@" not in json.dumps(public), "names, not mentions"
-    mine = await pages.personal(session, actor, "/b", "/v")
-    theirs = await pages.personal(session, other, "/b", "/v")
+    assert "<@" not in json.dumps(public), "names, not mentions"
+    assert public["turn"] == f"{session.name_of(actor)}'s turn.", "a watcher's line, not the message's ping"
+    mine = await pages.personal(session, actor, "/b")
+    theirs = await pages.personal(session, other, "/b")
     assert [c["label"] for c in mine["choices"]] == ["Roll"] and theirs["choices"] == []
-    assert mine["private_picture"] is None, "John Henry has no private view"
+    assert mine["prompt"] == "Your turn." and theirs["prompt"] == "", "the move box asks its own question"
+    assert mine["private_text"] == "" and "private_picture" not in mine, "one picture: the table's"
 
 
 async def test_a_johari_page_holds_its_players_bones_and_nobody_elses(host):
@@ -85,11 +87,37 @@ async def test_a_johari_page_holds_its_players_bones_and_nobody_elses(host):
     shown = bones(host.public_view(session))
     assert set(BONE.findall(public)) <= shown
     for player in session.player_ids:
-        page = json.dumps(await pages.personal(session, player, "/b", "/v"))
+        page = json.dumps(await pages.personal(session, player, "/b"))
         own = bones(host.view_for(session, player))
         assert set(BONE.findall(page)) <= own, "a page holds only bones its player may see"
         assert own - shown, "and he sees some the others don't"
         assert own - shown <= set(BONE.findall(page))
+
+
+async def test_a_johari_players_page_is_one_table_with_his_bones_and_a_prompt_for_the_bone_drawn(host):
+    """Issue 42, item 4: his bones are a compact part of the table, titled once as his alone (the panel's heading,
+    "only you see this", is not repeated in it), with no second picture of the board; once he has drawn, the move
+    box asks "Place the 5-5 on…"; a watcher's line says whose turn it is without the ping."""
+    await host.open_lobby(guild_id="1", channel_id="25", slug="johari-bones", creator=ALICE)
+    await host.join("25", BOB)
+    await host.join("25", CAROL)
+    session = (await host.begin("25", ALICE.id)).session
+    pages = Pages(host)
+    (actor,) = host.to_act(session)
+    page = await pages.personal(session, actor, "/b")
+    assert page["private_title"] == "Your bones" and "only you see this" not in page["private_text"]
+    assert page["private_text"].startswith("You: ") and "private_picture" not in page
+    assert page["turn"] == f"{session.name_of(actor)}'s turn."
+    assert page["prompt"] == "Your turn."
+    session = (await host.act(session.id, actor, {"type": "draw"})).session
+    drawn = host.view_for(session, actor)["drawn"]
+    page = await pages.personal(session, actor, "/b")
+    assert page["prompt"] == f"Place the {drawn} on…"
+    assert page["turn"] == f"{session.name_of(actor)}'s turn. Place the bone drawn."
+    for other in session.player_ids:
+        if other != actor:
+            theirs = await pages.personal(session, other, "/b")
+            assert theirs["prompt"] == "" and f"Place the {drawn}" not in json.dumps(theirs), "his alone"
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -110,7 +138,7 @@ async def test_every_game_can_be_played_from_the_pages_choices_alone(host, slug)
             break
         offers = []
         for player in session.player_ids:
-            page = await pages.personal(session, player, "/b", "/v")
+            page = await pages.personal(session, player, "/b")
             offers += [(player, choice) for choice in page["choices"]]
         if not offers:
             break
@@ -201,5 +229,11 @@ async def test_a_page_says_who_may_call_jump_as_the_tables_message_does(host):
         session = await host.session(session.id)
     assert view.get("jump_callable"), "the random game reached a callable jump"
     caller = session.name_of(view["last_mover"])
-    page = await Pages(host).public(session, "/b")
-    assert f"{caller}: your opponent can jump: press Call Jump!" in page["turn"].replace("**", "")
+    mover = session.name_of(view["to_act"][0])
+    pages = Pages(host)
+    page = await pages.public(session, "/b")
+    assert page["turn"] == f"{mover}'s turn. {caller} may call Jump!", "a watcher is told, not asked"
+    own = await pages.personal(session, view["last_mover"], "/b")
+    assert "Call Jump!" in [choice["label"] for choice in own["choices"]]
+    assert own["prompt"].replace("**", "") == ("Your opponent can jump: press Call Jump! to make them jump, "
+                                               "before they move.")

@@ -32,6 +32,12 @@ def _missing() -> str | None:
 @pytest_asyncio.fixture
 async def browser() -> AsyncIterator[object]:
     """A headless Chromium for one test."""
+    async for launched in launch():
+        yield launched
+
+
+async def launch(*extra_args: str) -> AsyncIterator[object]:
+    """A headless Chromium (started with `extra_args` too), closed when the iteration ends."""
     why = _missing()
     if why is not None:
         if os.environ.get("CI"):
@@ -41,7 +47,7 @@ async def browser() -> AsyncIterator[object]:
 
     executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = await playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
         try:
             yield launched
         finally:
@@ -55,6 +61,8 @@ class Recorder:
         self.bodies: list[tuple[str, bytes]] = []
         self.events: list[str] = []
         self.urls: list[str] = []
+        self.console: list[str] = []
+        """What the page's console reported as an error (a resource refused, a script's exception)."""
 
     @classmethod
     async def open(cls, browser, url: str) -> tuple[Recorder, object]:
@@ -67,6 +75,9 @@ class Recorder:
         cdp.on("Network.eventSourceMessageReceived", lambda event: recorder.events.append(event["data"]))
         page.on("response", recorder._response)
         page.on("request", lambda request: recorder.urls.append(request.url))
+        page.on("console", lambda message: recorder.console.append(f"{message.text} ({message.location})")
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: recorder.console.append(f"uncaught: {error}"))
         await page.goto(url)
         return recorder, page
 

@@ -80,7 +80,8 @@ async def test_a_spectator_page_follows_moves_made_in_discord_and_in_another_pro
     shown = await version_shown(page)
     session = await parlor.host.last_session_in(str(channel.id))
     assert shown == session.version
-    assert "your turn" in await page.inner_text("#turn")
+    turn = await page.inner_text("#turn")
+    assert "alice" in turn and "your turn" not in turn, "a watcher reads whose turn it is, not the channel's ping"
     assert await page.locator("#choices").is_hidden(), "a spectator has nothing to press"
     await fits_a_phone(page)
 
@@ -274,11 +275,16 @@ async def test_a_forged_expired_foreign_or_revoked_link_is_refused_and_changes_n
             async with http.post(f"{base}/play/{bad}/press",
                                  json={"version": session.version, "kind": "button", "key": "roll"}) as answer:
                 assert answer.status == 403 and why in (await answer.json())["error"]
-            for path in ("state", "events", "view.png"):
+            for path in ("state", "events"):
                 async with http.get(f"{base}/play/{bad}/{path}") as answer:
                     assert answer.status == 403
-        async with http.get(public.replace("/watch/", "/watch/9").rsplit(".", 1)[0] + ".forged") as answer:
+        bad_address = public.replace("/watch/", "/watch/9").rsplit(".", 1)[0] + ".forged"
+        async with http.get(bad_address) as answer:
+            assert answer.status == 404 and answer.content_type == "text/html", "an error page, not raw JSON"
+        async with http.get(f"{bad_address}/state") as answer:
             assert answer.status == 404 and "not a Parlor game page" in (await answer.json())["error"]
+        _, page = await Recorder.open(browser, bad_address)
+        assert "not a Parlor game page" in await page.locator("#refusal").inner_text()
         assert (await host.session(session.id)).version == session.version, "no refused link moved the game"
 
         # The newest link works, and a stale or foreign press through it is refused in a page's words.
@@ -444,3 +450,52 @@ async def test_a_refused_links_words_show_the_command_as_code(fake_discord, parl
         assert "replaced by a newer one" in await refusal.inner_text()
         assert "`" not in await refusal.inner_text()
         assert await refusal.locator("code").all_inner_texts() == ["/game web"]
+
+
+async def test_no_page_of_any_kind_reports_a_console_error(fake_discord, parlor, browser):  # noqa: F811
+    """Issue 42, item 4: every page asked for /favicon.ico and got a 404, which Chromium reports as a console error;
+    a bad public address showed raw JSON. Each kind of page (public, personal, a lobby's, a finished game's, a bad
+    personal link, a bad public address) opens with no console error, and a bad address reads as a bad link does."""
+    alice, bob, carol = (fake_discord.create_user(name) for name in ("alice", "bob", "carol"))
+    lobby_channel, channel = fake_discord.channel("lounge"), fake_discord.channel("games")
+    await fake_discord.slash(alice, "game start", channel=lobby_channel, game="john-henry", opponent=bob)
+    await start_game(fake_discord, channel, alice, bob)
+    host = parlor.host
+    session = await host.last_session_in(str(channel.id))
+    public, personal = await links_for(fake_discord, alice, channel)
+    lobby_page = (await links_for(fake_discord, carol, lobby_channel))[0]
+    base = parlor.web.base_url
+    kinds = {"public": public, "personal": personal, "lobby": lobby_page,
+             "bad link": f"{base}/play/{personal.rsplit('/', 1)[1][:-2]}AA",
+             "bad address": public.replace("/watch/", "/watch/9").rsplit(".", 1)[0] + ".forged"}
+    for kind, url in kinds.items():
+        recorder, page = await Recorder.open(browser, url)
+        if kind.startswith("bad"):
+            refusal = page.locator("#refusal")
+            await refusal.wait_for(state="visible")
+            assert "`" not in await refusal.inner_text() and await refusal.locator("code").count(), kind
+            assert await page.title() == "Parlor: this link does not work", "one error page for both"
+        else:
+            await page.locator("#connection", has_text="Live").wait_for()
+        await page.wait_for_load_state("networkidle")
+        assert any(url.endswith("/static/favicon.png") for url in recorder.urls), f"{kind}: the icon is declared"
+        # A refused address keeps its status (403, 404: bot.web.server), which Chromium logs for the page itself;
+        # that line, and nothing else, is expected.
+        refused = {f"Failed to load resource: the server responded with a status of {status}" for status in (
+            "403 (Forbidden)", "404 (Not Found)")} if kind.startswith("bad") else set()
+        errors = [line for line in recorder.console
+                  if not (line.split(" ({")[0] in refused and f"'url': '{url}'" in line)]
+        assert errors == [], f"{kind}: {errors}"
+    for _ in range(400):
+        if session.status != "active":
+            break
+        player = host.to_act(session)[0]
+        session = (await host.act(session.id, player, host.legal_actions(session, player)[0])).session
+    assert session.status == "finished"
+    for url in (public, personal):
+        recorder, page = await Recorder.open(browser, url)
+        await wait_for_version(page, session.version)
+        await page.wait_for_load_state("networkidle")
+        assert recorder.console == [], f"finished: {recorder.console}"
+    async with aiohttp.ClientSession() as http, http.get(f"{base}/favicon.ico") as icon:
+        assert icon.status == 200 and icon.content_type == "image/png", "a browser's default icon address answers"

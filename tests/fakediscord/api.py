@@ -56,6 +56,8 @@ class FakeDiscord:
         self.interactions = InteractionLog(self.world)
         self.gateway = Gateway(self.world, token)
         self._rest = Rest(self.world, self.commands, self.interactions, self.gateway, token)
+        self.oauth = self._rest.oauth
+        """Discord's side of the Activity: codes, bearer tokens, Activity instances (tests.fakediscord.oauth)."""
         self._runner: web.AppRunner | None = None
         self.port = 0
         for name in channels:

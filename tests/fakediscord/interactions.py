@@ -18,9 +18,10 @@ from tests.fakediscord.state import EPHEMERAL, LOADING, FakeChannel, FakeMessage
 
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
+LAUNCH_ACTIVITY = 12
 ALLOWED_CALLBACKS = {
-    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
-    MESSAGE_COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    MESSAGE_COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL, LAUNCH_ACTIVITY},
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
 }
@@ -215,6 +216,9 @@ def acknowledge(world: World, result: InteractionResult, body: dict[str, Any], f
         if len(choices) > CHOICES_MAX:
             raise errors.invalid_form(f"{len(choices)} autocomplete choices, more than {CHOICES_MAX}")
         result.choices = choices
+    elif kind == LAUNCH_ACTIVITY:
+        if not world.activities:
+            raise errors.DiscordHTTPError(400, 50235, "This application cannot launch an Activity here.")
     else:
         validation.check_modal(data)
         result.modal = data

@@ -23,11 +23,12 @@ from tests.fakediscord import permissions as perms
 from tests.fakediscord.commands import CommandRegistry
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import InteractionLog
+from tests.fakediscord.oauth import OAuth
 from tests.fakediscord.state import FakeChannel, FakeGuild, FakeMessage, World
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-UNAUTHENTICATED_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/")
+UNAUTHENTICATED_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/", f"{API}/oauth2/token")
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -48,6 +49,7 @@ class Rest:
         self.log = log
         self.gateway = gateway
         self.token = token
+        self.oauth = OAuth(world, token)
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._errors], client_max_size=64 * 1024 * 1024)
@@ -79,6 +81,7 @@ class Rest:
             ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
         ]
+        routes += self.oauth.routes()
         for method, path, handler in routes:
             app.router.add_route(method, API + path, handler)
         app.router.add_get("/gateway", self.gateway.handle)
@@ -94,7 +97,9 @@ class Rest:
             if not request.content_type.startswith("multipart/"):
                 raw += await request.read()  # cached: the handler reads it again; multipart fills it in read_body
             needs_auth = request.path.startswith(API) and not request.path.startswith(UNAUTHENTICATED_PREFIXES)
-            if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+            authorization = request.headers.get("Authorization", "")
+            bearer = request.path == f"{API}/users/@me" and authorization.startswith("Bearer ")
+            if needs_auth and not bearer and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise errors.DiscordHTTPError(401, 0, "401: Unauthorized")
             if (status := self._refused(request)) is not None:
                 raw += await request.read()
@@ -181,6 +186,8 @@ class Rest:
         return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
 
     async def get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.oauth.bearer_user(request)
         return json_response(payloads.client_user(self.world.bot_user))
 
     async def get_user(self, request: web.Request) -> web.Response:

@@ -214,6 +214,8 @@ class World:
         """Seconds the bot has to acknowledge an interaction (Discord's 3); a bench's burst, whose fake shares the
         machine with the bot, may wait longer and report how late the answers came instead."""
         self.snowflake = SnowflakeFactory()
+        self.activities = True
+        """Whether the application may launch its Activity (LAUNCH_ACTIVITY, callback type 12)."""
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}

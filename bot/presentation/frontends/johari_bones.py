@@ -168,6 +168,7 @@ def _step(view: dict) -> str:
 class JohariBonesFrontend(Frontend):
     slug = "johari-bones"
     private_view = True
+    private_title = "Your bones"
     rules_text = RULES_TEXT
     verbs = {"place": "/place target:<player> position:in|up|out — put the bone you drew"}
     commands = {
@@ -339,6 +340,15 @@ class JohariBonesFrontend(Frontend):
 
     def private_text(self, view: dict, names: Names, viewer: str) -> str:
         return f"**Your bones** (hand {view['hand']}, only you see this):\n{private_summary(view, viewer, names)}"
+
+    def private_part(self, view: dict, names: Names, viewer: str) -> str:
+        """The bones his view shows him, without the panel's heading: his page's part says whose they are."""
+        return private_summary(view, viewer, names)
+
+    def choice_prompt(self, view: dict, names: Names, viewer: str) -> str:
+        if placement_choices(view, viewer):
+            return f"Place the {view['drawn']} on…"
+        return ""
 
     def action_for_button(self, token: str) -> dict:
         """`draw`, `place.<target>.<position>`, `swap.<kind>.<with>` or `score.<box>`."""

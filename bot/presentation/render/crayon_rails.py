@@ -48,6 +48,25 @@ from bot.presentation.render.crayon_map import (
 )
 from games.crayon_rails.mapdata import COLUMNS, board
 
+POOL_NAME_MAX = 12
+"""Characters of an owner's name on a pool row ("#4 Parlor (AI)'s: Steel Fernley 36"): the row has room for more,
+but a long name would push the demand off a phone's screen."""
+
+
+def short_name(name: str, limit: int) -> str:
+    """`name` within `limit` characters, never cut inside a bracket: a trailing "(AI)" is kept whole and the name
+    before it shortened ("alexandra… (AI)"), or dropped with an ellipsis when even it does not fit ("Parlor…")."""
+    if len(name) <= limit:
+        return name
+    stem, bracket, rest = name.partition(" (")
+    suffix = f" ({rest}" if bracket and rest.endswith(")") and "(" not in rest else ""
+    if suffix and len(suffix) + 2 <= limit:
+        return f"{stem[:limit - len(suffix) - 1].rstrip()}…{suffix}"
+    cut = name[:limit - 1]
+    if cut.count("(") > cut.count(")"):
+        cut = cut[:cut.rindex("(")]
+    return f"{cut.rstrip()}…"
+
 
 def _colour(seat: int) -> tuple[int, int, int]:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
@@ -268,7 +287,8 @@ class Table:
             x = stamp(image, (PAD, y), f"#{card['id']}", 18, MUTED) + 8
             owner = card["private_to"]
             if owner:
-                x = stamp(image, (x, y), f"{self.name(owner)[:8]}'s:", 18, _colour(self.seat[owner])) + 6
+                x = stamp(image, (x, y), f"{short_name(self.name(owner), POOL_NAME_MAX)}'s:", 18,
+                          _colour(self.seat[owner])) + 6
             lockers: dict[int, list[str]] = {}
             for lock in card["locks"]:
                 lockers.setdefault(lock["demand"], []).append(lock["player"])

@@ -89,9 +89,10 @@
     list(log, page.log.length ? page.log : ["No moves yet."]);
     log.scrollTop = log.scrollHeight;
     if (personal) {
-      $("you").hidden = !page.private_text && !page.private_picture;
+      // His own part of the table, said once to be his alone (the words under it are the bones, not a heading).
+      $("you").hidden = !page.private_text;
+      $("you-heading").textContent = page.private_text ? `${page.private_title} (only you see this)` : "";
       rich($("private-text"), page.private_text);
-      picture($("private-picture"), page.private_picture);
       controls(page.choices, null);
     }
   }
@@ -114,10 +115,9 @@
     const focused = document.activeElement && box.contains(document.activeElement);
     box.replaceChildren();
     $("choices").hidden = !choices.length && !step;
+    // The move box's own prompt: what a step asks ("Pawn 3 on a1: where to?"), else what the game asks of him now.
+    rich($("prompt"), step ? step.text : (current && current.prompt) || "");
     if (step) {
-      const text = document.createElement("p");
-      rich(text, step.text);
-      box.append(text);
       if (step.picture) {
         const preview = document.createElement("img");
         preview.src = step.picture;

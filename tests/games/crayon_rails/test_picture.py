@@ -113,3 +113,27 @@ def test_the_pool_marks_each_lock_with_its_players_shape_not_by_colour_alone(mon
     in_pool = sorted(seat for seat, y in marks if pool_top < y < table.overview_top)
     assert in_pool == [0, 1, 1], "Alice's mark and Bob's on the race, Bob's on his own lock"
     assert image.size[0] == WIDTH
+
+
+def test_a_pool_row_never_cuts_a_name_inside_its_brackets(monkeypatch):
+    """Issue 42, item 5: a privately locked card's row read "#4 Parlor ('s: Steel Fernley 36" for a seat the AI stands
+    in for ("Parlor (AI)"): a name is cut before its bracket, or keeps it whole with its stem shortened."""
+    from bot.presentation.render import crayon_rails
+
+    from .situations import play_state, pool_card
+
+    said: list[str] = []
+    real = crayon_rails.stamp
+
+    def recorded(image, xy, text, *args, **kwargs):
+        said.append(text)
+        return real(image, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(crayon_rails, "stamp", recorded)
+    state = play_state(pool=[pool_card(4, (("alice", 0),), private_to="alice"),
+                             pool_card(2, (("bob", 1),), private_to="bob"), pool_card(1)])
+    Table(GAME.view(state, None), {"alice": "Parlor (AI)", "bob": "alexandra the great (AI)"}).compose()
+    owners = [text for text in said if text.endswith("'s:")]
+    assert owners == ["Parlor (AI)'s:", "alexan… (AI)'s:"]
+    assert crayon_rails.short_name("Bob (the builder) x", 12) == "Bob…"
+    assert crayon_rails.short_name("a very long name here", 12) == "a very long…"
