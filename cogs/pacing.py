@@ -107,6 +107,10 @@ class PacingCommands(commands.Cog):
         async def work() -> None:
             host, guild_id, user = host_of(interaction), str(interaction.guild_id), str(interaction.user.id)
             back = await come_back(host.store, guild_id, user, host.clock())
+            client = interaction.client
+            for sender in (getattr(client, "dispatcher", None), getattr(client, "autoplay", None)):
+                if back and sender is not None:
+                    sender.wake(host.clock())  # what his away held is due now
             if back:
                 await tell_tables(interaction, f"{interaction.user.mention} is back: the turn clock runs again.")
             left = await allowance(host.store, guild_id) - await days_used(host.store, guild_id, user, host.clock())

@@ -96,6 +96,10 @@ class Autoplay:
             if self.shards is None or self.shards.owns(session.guild_id):
                 await self.schedule(session)
 
+    def wake(self, due_at: float) -> None:
+        """A forced move came due sooner than the loop sleeps (an away ended early)."""
+        self._wakeup.set()
+
     def start(self) -> None:
         self._loop.start()
 

@@ -95,6 +95,12 @@ class Pacing(Repository):
             for period in running:
                 await self._db.execute("UPDATE away_periods SET ends = ? WHERE guild_id = ? AND user_id = ?"
                                        " AND starts = ?", (now, period.guild_id, user_id, period.starts))
+                # What was held until the planned end comes now instead (a quiet hour still holds it).
+                in_guild = "session_id IN (SELECT id FROM sessions WHERE guild_id = ?)"
+                await self._db.execute(f"UPDATE timers SET due_at = ? WHERE fired = 0 AND player = ? AND due_at = ?"
+                                       f" AND {in_guild}", (now, user_id, period.ends, period.guild_id))
+                await self._db.execute(f"UPDATE autoplay_due SET due_at = ? WHERE player = ? AND due_at = ?"
+                                       f" AND {in_guild}", (now, user_id, period.ends, period.guild_id))
         return running
 
     async def away_since(self, guild_id: str, user_id: str, since: float) -> list[AwayPeriod]:

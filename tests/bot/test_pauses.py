@@ -177,3 +177,17 @@ async def test_two_shard_processes_hold_and_send_once_and_autoplay_once(database
     assert played == [player]
     for host in (owner, other):
         await host.store.close()
+
+
+async def test_back_early_his_held_reminder_comes_at_once(host, store, clock):
+    await bob_moves_at(host, clock, tokyo(0, 13))
+    outbox = Outbox()
+    dispatcher = outbox.dispatcher(host)
+    await go_away(store, "1", ALICE.id, 3, None, clock())
+    clock.advance(12 * HOUR)
+    assert await dispatcher.dispatch_due() == 0
+    assert await store.next_due() == tokyo(0, 13) + 3 * 24 * HOUR, "held until the end of his away"
+    clock.advance(HOUR)
+    assert await come_back(store, "1", ALICE.id, clock())
+    assert await dispatcher.dispatch_due() == 1
+    assert outbox.reminded == [ALICE.id]
