@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.discord.actions import host_of
 from bot.discord.leaderboard import leaderboard_message
 from bot.discord.share import answer_privately, shareable
+from bot.presentation.user_text import MESSAGE_MAX
 from cogs.lobby import GAME_CHOICES
 
 EVERY_GAME = ""
@@ -34,7 +35,13 @@ async def leaderboard_answer(interaction: discord.Interaction, slug: str) -> dic
     his, and what he shares is the same answer."""
     host = host_of(interaction)
     picture = await host.text_view.pictures_for(str(interaction.guild_id), str(interaction.user.id))
-    return await leaderboard_message(host.store, str(interaction.guild_id), slug or None, picture=picture)
+    message = await leaderboard_message(host.store, str(interaction.guild_id), slug or None, picture=picture)
+    web = getattr(interaction.client, "web", None)
+    if web is None:
+        return message
+    # When the web pages are on: the whole leaderboard with each player's rating chart (bot.web.leaderboard).
+    link = f"\nEach player's rating chart: {web.base_url}{web.leaderboard_path(str(interaction.guild_id))}"
+    return {**message, "content": message["content"][:MESSAGE_MAX - len(link)] + link}
 
 
 async def setup(bot: commands.Bot) -> None:

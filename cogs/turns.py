@@ -1,5 +1,5 @@
 """Playing over a day: `/notify` (turn DMs), `/settings reminder|clock|tables|leaderboard` (per server)
-and `/stats`.
+and `/stats [user] [game]` (with a chart of the player's rating: bot.presentation.rating_charts).
 
 `/notify on` sends its confirming direct message (which also tells at once whether the user's DMs are
 open) only when notices go from off to on, or when a direct message to the user was refused since he
@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord import records
 from bot.discord.actions import Done, guarded, host_of, play
+from bot.discord.attachments import attachment
 from bot.discord.digest_note import digest_on
 from bot.discord.dm_reach import refused_dm
 from bot.discord.share import answer_privately, shareable
@@ -22,10 +23,13 @@ from bot.play.ai_seats import AI_NAME, is_ai_id
 from bot.play.away import allowance
 from bot.play.digest import set_digest
 from bot.play.host import UserError
-from bot.play.ratings import AI_RATED
+from bot.play.ratings import AI_RATED, ALL, PEOPLE
 from bot.play.text_view import MODES
+from bot.presentation.rating_charts import CHART_FILE, POOL_WORDS, charted_game, rating_chart, rating_points
 from bot.presentation.standings import stats_lines
 from bot.presentation.user_text import MESSAGE_MAX
+from cogs.lobby import GAME_CHOICES
+from games import get_game
 
 
 def _require_manage_guild(interaction: discord.Interaction) -> None:
@@ -180,26 +184,42 @@ class Turns(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won on this server (private; Share posts it)")
-    @app_commands.describe(user="Whose (default: yours)")
+    @app_commands.describe(user="Whose (default: yours)",
+                           game="The game whose rating chart to draw (default: the one with the most rated games)")
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    game: app_commands.Choice[str] | None = None) -> None:
         who = user or interaction.user
         is_parlor = who.id == getattr(interaction.client.user, "id", None)
         player = "ai-1" if is_parlor else str(who.id)  # asked about the bot: its AI's record
-        await answer_privately(interaction, "stats", player)
+        await answer_privately(interaction, "stats", f"{player}/{game.value}" if game else player)
 
 
 @shareable("stats")
-async def stats_answer(interaction: discord.Interaction, player: str) -> dict:
-    """`/stats` for `player` on the interaction's server: private first, the same text when shared."""
+async def stats_answer(interaction: discord.Interaction, argument: str) -> dict:
+    """`/stats` for `player` (and his chart in `slug`: `player/slug`) on the interaction's server: private first,
+    the same when shared; with the chart of his rating (bot.presentation.rating_charts) unless the asker reads text
+    only (bot.play.text_view)."""
+    player, _, slug = argument.partition("/")
     host = host_of(interaction)
     guild_id = str(interaction.guild_id)
     rows = await records.stats(host, player, guild_id)
     name = AI_NAME if is_ai_id(player) else await records.player_name(host, player, guild_id, interaction)
     key = AI_RATED if is_ai_id(player) else player
-    rated = stats_lines(await host.store.player_ratings(guild_id, key),
-                        await host.store.last_rating_changes(guild_id, key), of_ai=is_ai_id(player))
-    return {"content": "\n".join([records.stats_text(name, rows, of_ai=is_ai_id(player)), *rated])[:MESSAGE_MAX]}
+    ratings = await host.store.player_ratings(guild_id, key)
+    rated = stats_lines(ratings, await host.store.last_rating_changes(guild_id, key), of_ai=is_ai_id(player))
+    pool = ALL if is_ai_id(player) else PEOPLE
+    charted = slug or charted_game(ratings, pool)
+    chart = None
+    if charted and await host.text_view.pictures_for(guild_id, str(interaction.user.id)):
+        chart = await rating_chart(host.store, guild_id, key, name, charted, pool)
+    if slug and chart is None and not await rating_points(host.store, guild_id, key, slug, pool):
+        rated.append(f"No rated {get_game(slug).title} game yet ({POOL_WORDS[pool]}): no rating chart to draw.")
+    content = "\n".join([records.stats_text(name, rows, of_ai=is_ai_id(player)), *rated])[:MESSAGE_MAX]
+    if chart is None:
+        return {"content": content}
+    return {"content": content, "file": attachment(chart.png, CHART_FILE, description=chart.alt_text)}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,19 +7,15 @@ Only the public table is ever replayed, so anyone on the server may ask for any 
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
-
 import discord
 
 from bot.discord.attachments import attachment
 from bot.discord.dispatch import handles
 from bot.discord.share import answer_privately, shareable
 from bot.play.host import Host, UserError
-from bot.presentation.replays import Replays, replayable
+from bot.presentation.replays import replayable, replays_of
 from bot.storage.store import SessionRecord
 from games import get_game
-
-_REPLAYS: WeakKeyDictionary[Host, Replays] = WeakKeyDictionary()
 
 
 def _host(interaction: discord.Interaction) -> Host:
@@ -30,13 +26,6 @@ def _host(interaction: discord.Interaction) -> Host:
 
 def _label(session: SessionRecord) -> str:
     return f"{get_game(session.slug).title} #{session.id}"
-
-
-def replays_of(host: Host) -> Replays:
-    replays = _REPLAYS.get(host)
-    if replays is None:
-        replays = _REPLAYS[host] = Replays(host.moves)
-    return replays
 
 
 @handles("replay")

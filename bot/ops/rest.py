@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextvars
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -52,13 +51,13 @@ def template_of(path: str) -> str:
 
 
 def remember_routes(http: Any) -> None:
-    """Wrap `http.request` (discord.py's HTTPClient) so the trace knows each request's route template."""
-    request: Callable[..., Awaitable[Any]] = http.request
+    """Wrap `http.request` (discord.py's HTTPClient) so the trace knows each request's route template. The class's
+    own `request` is looked up at each call, not kept from now: whatever else wraps it later still runs."""
 
     async def request_on_route(route: Any, *args: Any, **kwargs: Any) -> Any:
         token = _ROUTE.set((route.method, route.path))
         try:
-            return await request(route, *args, **kwargs)
+            return await type(http).request(http, route, *args, **kwargs)
         finally:
             _ROUTE.reset(token)
 

@@ -13,7 +13,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
+from weakref import WeakKeyDictionary
 
+from bot.play.host import Host
 from bot.presentation.frontend import joined
 from bot.presentation.render.animation import Animation, animated
 from bot.presentation.replay import Update, frames_of, picture, updates
@@ -126,3 +128,15 @@ async def _shared(cache: OrderedDict[tuple, asyncio.Future[T]], key: tuple,
 def _forget_failed(cache: OrderedDict, key: tuple, done: asyncio.Future) -> None:
     if (done.cancelled() or done.exception() is not None) and cache.get(key) is done:
         del cache[key]
+
+
+_REPLAYS: WeakKeyDictionary[Host, Replays] = WeakKeyDictionary()
+
+
+def replays_of(host: Host) -> Replays:
+    """The host's replays: one cache for both windows (a replay asked in Discord and a step-through on the web of
+    the same game share its replayed log)."""
+    replays = _REPLAYS.get(host)
+    if replays is None:
+        replays = _REPLAYS[host] = Replays(host.moves)
+    return replays

@@ -8,11 +8,12 @@ template (`/webhooks/{webhook_id}/{webhook_token}`), never by the URL they were 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+
+from bot.runtime.background import Background
 
 NAMESPACE = "parlor"
 LAG_INTERVAL = 1.0
@@ -75,7 +76,7 @@ class LoopLag:
         self.clock = clock
         self.sleep = sleep
         self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
+        self._task = Background("loop lag", self.run)
 
     async def measure_once(self) -> float:
         """Sleep one interval and record how much later than asked it woke."""
@@ -92,12 +93,7 @@ class LoopLag:
             await self.measure_once()
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self.run())
+        self._task.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()

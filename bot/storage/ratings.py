@@ -61,6 +61,17 @@ class Ratings(Repository):
             rows = await cursor.fetchall()
         return [_rating_change(row) for row in rows]
 
+    async def rating_history(self, guild_id: str, player: str, slug: str, pool: str) -> list[tuple[int, Rating]]:
+        """(game, `player`'s rating after it) for each rated game of `slug` in `pool` on one server, in the order
+        they counted (each adds one to his games there): the points of his rating chart (issue 45)."""
+        async with self._db.execute(
+            "SELECT c.session_id, c.mu, c.sigma, c.games FROM rating_changes c JOIN sessions s ON s.id = c.session_id"
+            " WHERE c.player = ? AND c.pool = ? AND s.guild_id = ? AND s.slug = ? ORDER BY c.games, c.session_id",
+            (player, pool, guild_id, slug)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [(row["session_id"], _rating(row)) for row in rows]
+
     async def last_rating_changes(self, guild_id: str, player: str) -> dict[tuple[str, str], RatingChange]:
         """(game, pool) -> the change `player`'s latest rated game there made, on one server.
 

@@ -333,6 +333,9 @@ class Store:
     async def rating_changes(self, session_id: int) -> list[RatingChange]:
         return await self._ratings.rating_changes(session_id)
 
+    async def rating_history(self, guild_id: str, player: str, slug: str, pool: str) -> list[tuple[int, Rating]]:
+        return await self._ratings.rating_history(guild_id, player, slug, pool)
+
     async def last_rating_changes(self, guild_id: str, player: str) -> dict[tuple[str, str], RatingChange]:
         return await self._ratings.last_rating_changes(guild_id, player)
 

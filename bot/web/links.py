@@ -5,6 +5,7 @@ process stores in the database (`bot_meta`), so every process of the bot accepts
 
 - A game's public address, `/watch/<game>.<signature>`, names the game and never expires: game numbers
   are consecutive, and the signature keeps a stranger from watching every server's games by counting.
+- A server's leaderboard, `/leaderboard/<server>.<signature>` (bot.web.leaderboard), likewise never expires.
 - A player's personal address, `/play/<token>`, names the game, his Discord id, a generation and an
   expiry time, all signed. Asking `/game web` again stores a new generation (`web_links`), so every
   older link of his for that game stops working. A forged, expired, revoked or foreign token is refused
@@ -85,6 +86,18 @@ class Links:
             raise BadLink("This is not a Parlor game page: check the link, or ask for it with `/game web` "
                           "in the game's channel.")
         return int(number)
+
+    # -- a server's leaderboard ----------------------------------------------------
+
+    def leaderboard_key(self, guild_id: str) -> str:
+        return f"{guild_id}.{self._sign('leaderboard', guild_id)}"
+
+    def leaderboard_guild(self, key: str) -> str:
+        """The server a leaderboard's address names, or `BadLink`."""
+        guild, _, signature = key.partition(".")
+        if not guild.isdigit() or not hmac.compare_digest(signature, self._sign("leaderboard", guild)):
+            raise BadLink("This is not a Parlor leaderboard: check the link, or ask for it with `/leaderboard`.")
+        return guild
 
     # -- a player's personal page ------------------------------------------------
 

@@ -4,7 +4,9 @@ It runs on the aiohttp that discord.py already brings, on WEB_HOST:WEB_PORT, and
 set. Every page, stylesheet and script comes from this package (no CDN: a page works on a machine
 without internet), and the Content-Security-Policy lets a page load nothing from anywhere else.
 
-- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it).
+- `/watch/<game>.<signature>`: a game's public page (`state`, `events`, `board.png` below it); once the game
+  has ended, its step-through (`steps`, `step/<n>.png`: bot.web.history).
+- `/leaderboard/<server>.<signature>`: a server's leaderboard with each player's rating chart (bot.web.leaderboard).
 - `/play/<token>`: a player's personal page (`state`, `events`, and `press` to act); his own part is in words
   on the public board's page (bot.web.pages), so it has no picture of its own.
 
@@ -34,12 +36,15 @@ from aiohttp import web
 
 from bot.play.host import STALE_BUTTON, Host, MoveOutcome, UserError
 from bot.presentation.frontend import AnswerRefused
+from bot.presentation.replays import replayable
 from bot.presentation.words import APOLOGY
 from bot.runtime.gate import RESTARTING, Gate
 from bot.runtime.metrics import METRICS
 from bot.storage.storage_errors import StorageError
 from bot.storage.store import SessionRecord
 from bot.web.feed import Feed
+from bot.web.history import History, NoHistory
+from bot.web.leaderboard import NotRated, chart_picture, leaderboard_page
 from bot.web.links import BadLink, Links, Pass
 from bot.web.page_text import page_refusal
 from bot.web.pages import Pages
@@ -67,7 +72,8 @@ RETRY_SECONDS = 2.0
 RECONNECT_MS = 1000
 """How soon a page whose stream broke (the bot restarting, a network hiccup) tries again: browsers wait 3 s
 by default; a second is enough for a restart to be noticed without hammering a bot that is down."""
-STATIC = {"parlor.css": "text/css", "parlor.js": "text/javascript", "favicon.png": "image/png"}
+STATIC = {"parlor.css": "text/css", "parlor.js": "text/javascript", "history.js": "text/javascript",
+          "favicon.png": "image/png"}
 """What `/static/` serves, with its type. The icon (a die's five, 32 px, drawn once with Pillow) is declared by every
 page (`<link rel=icon>`) and also answers `/favicon.ico`, which a browser asks for where no page declared one:
 a 404 there is a console error on every page."""
@@ -89,6 +95,7 @@ class WebServer:
         self.host = host
         self.links = links
         self.pages = Pages(host)
+        self.history = History(host, self.pages.logs)
         self.feed = Feed(host.store.watched, clock=lambda: self.host.clock(),
                          **({"poll_seconds": poll_seconds} if poll_seconds else {}))
         self.show_move = show_move
@@ -115,6 +122,10 @@ class WebServer:
             web.get("/watch/{key}/state", self._watch_state),
             web.get("/watch/{key}/events", self._watch_events),
             web.get("/watch/{key}/board.png", self._board),
+            web.get("/watch/{key}/steps", self._steps),
+            web.get(r"/watch/{key}/step/{index:\d+}.png", self._step_picture),
+            web.get("/leaderboard/{key}", self._leaderboard),
+            web.get("/leaderboard/{key}/chart/{slug}/{player}.png", self._chart),
             web.get("/play/{token}", self._play_page),
             web.get("/play/{token}/state", self._play_state),
             web.get("/play/{token}/events", self._play_events),
@@ -154,6 +165,9 @@ class WebServer:
 
     def watch_path(self, session_id: int) -> str:
         return f"/watch/{self.links.watch_key(session_id)}"
+
+    def leaderboard_path(self, guild_id: str) -> str:
+        return f"/leaderboard/{self.links.leaderboard_key(guild_id)}"
 
     async def play_path(self, session_id: int, player: str) -> str:
         """A new personal address for `player`; his older ones for this game stop working."""
@@ -197,6 +211,44 @@ class WebServer:
             raise _refused(404, "This game has not begun: it has no board yet.")
         png = await self.pages.board(session)
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
+
+    async def _steps(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            return _json(await self.history.steps(session, f"{request.path.rsplit('/', 1)[0]}/step"))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+
+    async def _step_picture(self, request: web.Request) -> web.Response:
+        session = await self._watched(request)
+        try:
+            png = await self.history.picture(session, int(request.match_info["index"]))
+        except NoHistory as error:
+            raise _refused(404, str(error)) from None
+        # An ended game's step never changes (the address carries its version).
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"})
+
+    # -- the leaderboard ------------------------------------------------------------------
+
+    def _board_guild(self, request: web.Request) -> str:
+        try:
+            return self.links.leaderboard_guild(request.match_info["key"])
+        except BadLink as error:
+            raise _refused(404, error.message) from None
+
+    async def _leaderboard(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        text = await leaderboard_page(self.host.store, guild_id, request.path)
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _chart(self, request: web.Request) -> web.Response:
+        guild_id = self._board_guild(request)
+        try:
+            chart = await chart_picture(self.host.store, guild_id, request.match_info["slug"],
+                                        request.match_info["player"])
+        except NotRated as error:
+            raise _refused(404, str(error)) from None
+        return web.Response(body=chart.png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
     # -- a player's page ------------------------------------------------------------------
 
@@ -281,7 +333,10 @@ class WebServer:
     # -- what a page is sent ----------------------------------------------------------------
 
     async def public_payload(self, session: SessionRecord, base: str) -> dict:
-        return await self._followed(session, await self.pages.public(session, f"{base}/board.png"))
+        page = await self.pages.public(session, f"{base}/board.png")
+        # An ended game's public page steps through it (bot.web.history); a player's page does not.
+        steps = f"{base}/steps?v={session.version}" if replayable(session) is None else None
+        return await self._followed(session, {**page, "history": steps})
 
     async def personal_payload(self, session: SessionRecord, player: str, board_url: str) -> dict:
         return await self._followed(session, await self.pages.personal(session, player, board_url))
@@ -426,6 +481,7 @@ PAGE = """<!doctype html>
 <link rel="icon" type="image/png" href="/static/favicon.png">
 <link rel="stylesheet" href="/static/parlor.css">
 <script src="/static/parlor.js" defer></script>
+<script src="/static/history.js" defer></script>
 </head>
 <body data-base="{base}" data-kind="{kind}">
 <header>
@@ -452,6 +508,25 @@ PAGE = """<!doctype html>
 <p id="done" role="status" aria-live="polite"></p>
 <p id="board-text" class="text"></p>
 <p id="dice" class="text"></p>
+</section>
+<section id="history" aria-labelledby="history-heading" hidden>
+<h2 id="history-heading">The game, step by step</h2>
+<div class="buttons" role="group" aria-label="Step through the game">
+<button type="button" id="step-first" class="secondary" aria-label="First step">⏮ First</button>
+<button type="button" id="step-previous" class="secondary" aria-label="Previous step">◀ Previous</button>
+<button type="button" id="step-next" class="secondary" aria-label="Next step">Next ▶</button>
+<button type="button" id="step-last" class="secondary" aria-label="Last step">Last ⏭</button>
+</div>
+<label for="step-slider" id="step-label">Step</label>
+<input type="range" id="step-slider" min="0" max="0" value="0" aria-describedby="step-line">
+<p class="hint-line">The ← and → keys step too. <a id="step-link" href="">Link to this step</a></p>
+<p id="step-line" role="status" aria-live="polite" aria-atomic="true"></p>
+<figure>
+<img id="step-board" alt="The board at this step: described in words below" aria-describedby="step-text">
+<figcaption id="step-text" class="text"></figcaption>
+</figure>
+<p id="step-dice"></p>
+<ul id="step-narration"></ul>
 </section>
 <section aria-labelledby="narration-heading">
 <h2 id="narration-heading">Since the turn changed</h2>

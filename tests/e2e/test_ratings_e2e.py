@@ -55,6 +55,15 @@ async def test_ratings_after_a_three_player_johari_game(fake_discord: FakeDiscor
     assert asked.ephemeral
     rating, delta = lines["alice"].split(" ", 1)
     assert f"Johari Bones: rating **{rating}** ({delta[1:-1]} in the last game)" in asked.response.content
+    # The chart of her rating (issue 45): the one game she has, charted without being named.
+    [chart] = asked.response.attachments
+    assert chart.filename == "rating.png" and Image.open(io.BytesIO(chart.data)).width == 720
+    assert chart.description == (f"alice's rating in Johari Bones (games between people) over 1 rated game: "
+                                 f"first {rating}, highest {rating}, current {rating}.")
+    other = await fake_discord.slash(users[0], "stats", channel=channel, user=users[1], game="two-fat-dudes")
+    assert other.ephemeral and not other.response.attachments
+    assert "No rated Two Fat Dudes in a Narrow Hallway game yet (games between people): no rating chart to draw." in \
+        other.response.content
 
 
 async def test_ratings_after_a_game_against_the_ai_count_apart(fake_discord: FakeDiscord, parlor: ParlorBot):

@@ -56,6 +56,9 @@
     element.replaceChildren(...lines.map((line) => { const item = document.createElement("li"); rich(item, line); return item; }));
   }
 
+  // Shared with the step-through (static/history.js): the same text drawing.
+  window.Parlor = { rich: (element, text) => rich(element, text), list: (element, lines) => list(element, lines) };
+
   function picture(img, url) {
     if (url) { if (img.getAttribute("src") !== url) img.src = url; img.hidden = false; }
     else { img.hidden = true; img.removeAttribute("src"); }
@@ -88,6 +91,8 @@
     const log = $("log");
     list(log, page.log.length ? page.log : ["No moves yet."]);
     log.scrollTop = log.scrollHeight;
+    // The step-through of an ended game (static/history.js) learns of each page drawn.
+    document.dispatchEvent(new CustomEvent("parlor:page", { detail: page }));
     if (personal) {
       // His own part of the table, said once to be his alone (the words under it are the bones, not a heading).
       $("you").hidden = !page.private_text;
