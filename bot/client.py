@@ -216,7 +216,7 @@ class ParlorBot(commands.Bot):
         identity = DiscordIdentity(settings.activity_client_id or str(self.application_id),
                                    settings.activity_client_secret.get_secret_value(),
                                    settings.discord_token.get_secret_value(), settings.discord_api_base)
-        return Activity(web, identity, Passes(web.links.secret), pass_hours=settings.web_link_hours,
+        return Activity(web, identity, Passes(web.links), pass_hours=settings.web_link_hours,
                         frame_ancestors=tuple(settings.activity_frame_ancestors.split()))
 
     async def start_ops(self) -> None:

@@ -11,13 +11,13 @@ A used, forged or foreign code, a user who is not in that instance, or an instan
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+
+from bot.web.links import Links, b64, unb64
 
 DISCORD_API = "https://discord.com/api/v10"
 REOPEN = "Close the Activity and open it again from the game's table (Play in Discord)."
@@ -42,27 +42,23 @@ class ActivityPass:
     expires: int
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 class Passes:
     """Signs and checks the Activity's passes."""
 
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
+    def __init__(self, links: Links) -> None:
+        self._links = links
 
     def _sign(self, body: str) -> str:
-        return _b64(hmac.new(self._secret, f"activity:{body}".encode(), hashlib.sha256).digest()[:18])
+        return self._links.sign("activity", body)
 
     def issue(self, granted: ActivityPass) -> str:
         body = f"{granted.user}.{granted.channel}.{granted.instance}.{granted.expires}"
-        return f"{_b64(body.encode())}.{self._sign(body)}"
+        return f"{b64(body.encode())}.{self._sign(body)}"
 
     def check(self, token: str, *, now: float) -> ActivityPass:
         encoded, _, signature = token.partition(".")
         try:
-            body = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+            body = unb64(encoded).decode()
             user, channel, instance, expires = body.split(".")
             granted = ActivityPass(user, channel, instance, int(expires))
         except (ValueError, UnicodeDecodeError):

@@ -45,11 +45,12 @@ class Pass:
     expires: int
 
 
-def _b64(data: bytes) -> str:
+def b64(data: bytes) -> str:
+    """Bytes as unpadded URL-safe base64: the part of a signed address that carries its facts."""
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _unb64(text: str) -> bytes:
+def unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
@@ -66,23 +67,20 @@ class Links:
         secret = configured or await store.meta_or_set(SECRET_KEY, secrets.token_urlsafe(32))
         return cls(store, secret.encode())
 
-    @property
-    def secret(self) -> bytes:
-        """The secret the links are signed with (the Activity signs its passes with it too)."""
-        return self._secret
-
-    def _sign(self, kind: str, message: str) -> str:
-        return _b64(hmac.new(self._secret, f"{kind}:{message}".encode(), hashlib.sha256).digest()[:18])
+    def sign(self, kind: str, message: str) -> str:
+        """A signature of `message` for one kind of address (`kind` keeps one kind's from opening another); the
+        Activity signs its passes with it too (bot.activity.identity)."""
+        return b64(hmac.new(self._secret, f"{kind}:{message}".encode(), hashlib.sha256).digest()[:18])
 
     # -- the public page -------------------------------------------------------
 
     def watch_key(self, session_id: int) -> str:
-        return f"{session_id}.{self._sign('watch', str(session_id))}"
+        return f"{session_id}.{self.sign('watch', str(session_id))}"
 
     def watched_session(self, key: str) -> int:
         """The game a public address names, or `BadLink`."""
         number, _, signature = key.partition(".")
-        if not number.isdigit() or not hmac.compare_digest(signature, self._sign("watch", number)):
+        if not number.isdigit() or not hmac.compare_digest(signature, self.sign("watch", number)):
             raise BadLink("This is not a Parlor game page: check the link, or ask for it with `/game web` "
                           "in the game's channel.")
         return int(number)
@@ -90,12 +88,12 @@ class Links:
     # -- a server's leaderboard ----------------------------------------------------
 
     def leaderboard_key(self, guild_id: str) -> str:
-        return f"{guild_id}.{self._sign('leaderboard', guild_id)}"
+        return f"{guild_id}.{self.sign('leaderboard', guild_id)}"
 
     def leaderboard_guild(self, key: str) -> str:
         """The server a leaderboard's address names, or `BadLink`."""
         guild, _, signature = key.partition(".")
-        if not guild.isdigit() or not hmac.compare_digest(signature, self._sign("leaderboard", guild)):
+        if not guild.isdigit() or not hmac.compare_digest(signature, self.sign("leaderboard", guild)):
             raise BadLink("This is not a Parlor leaderboard: check the link, or ask for it with `/leaderboard`.")
         return guild
 
@@ -109,18 +107,18 @@ class Links:
 
     def token_for(self, granted: Pass) -> str:
         body = f"{granted.session_id}.{granted.player}.{granted.generation}.{granted.expires}"
-        return f"{_b64(body.encode())}.{self._sign('play', body)}"
+        return f"{b64(body.encode())}.{self.sign('play', body)}"
 
     async def check(self, token: str, *, now: float) -> Pass:
         """What `token` grants now, or `BadLink` (forged, expired, or replaced by a newer link)."""
         encoded, _, signature = token.partition(".")
         try:
-            body = _unb64(encoded).decode()
+            body = unb64(encoded).decode()
             session, player, generation, expires = body.split(".")
             granted = Pass(int(session), player, int(generation), int(expires))
         except (ValueError, UnicodeDecodeError):
             raise BadLink(f"This link is not a valid Parlor link. {ASK_AGAIN}") from None
-        if not hmac.compare_digest(signature, self._sign("play", body)):
+        if not hmac.compare_digest(signature, self.sign("play", body)):
             raise BadLink(f"This link is not a valid Parlor link. {ASK_AGAIN}")
         if now >= granted.expires:
             raise BadLink(f"This link has expired. {ASK_AGAIN}")
