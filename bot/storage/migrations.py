@@ -147,7 +147,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE panels ADD COLUMN shows TEXT;
     """,
-    # 11: days-long games (issue 43, bot.play.pacing): a player's time zone, quiet hours and choices, a server's
+    # 11: days-long games (issue 43, bot.play.pauses): a player's time zone, quiet hours and choices, a server's
     # away allowance, each away period, and the forced moves due to be played for their players
     """
     ALTER TABLE user_settings ADD COLUMN time_zone TEXT;
