@@ -24,8 +24,10 @@ from bot.config import Settings
 from bot.discord import presses, replays  # noqa: F401  (they register their press handlers: bot.discord.dispatch)
 from bot.discord.actions import refuse, show_ai_move, tell_storage_trouble
 from bot.discord.activity_launch import PlayInDiscordButton
+from bot.discord.autoplay_note import show_autoplayed
 from bot.discord.buttons import ActionButton, LobbyButton, ReplayButton, TableButton, UndoButton
 from bot.discord.command_sync import sync_if_changed
+from bot.discord.digest_note import DiscordDigest
 from bot.discord.dm_reach import DmReach
 from bot.discord.foresight import Foresight
 from bot.discord.notices import DiscordNotices
@@ -38,6 +40,8 @@ from bot.ops.checks import database_check, games_running, gateway_connected
 from bot.ops.rest import remember_routes, rest_trace
 from bot.ops.server import Checks, OpsServer
 from bot.play.ai_player import AiPlayer
+from bot.play.autoplay import Autoplay
+from bot.play.digest import DigestSender
 from bot.play.host import Host, UserError
 from bot.play.timers import TurnDispatcher
 from bot.play.turn_clock import Periods
@@ -110,6 +114,8 @@ class ParlorBot(commands.Bot):
     host: Host
     dispatcher: TurnDispatcher | None = None
     ai: AiPlayer | None = None
+    autoplay: Autoplay | None = None
+    digests: DigestSender | None = None
     web: WebServer | None = None
     activity: Activity | None = None
     ops: OpsServer | None = None
@@ -152,11 +158,23 @@ class ParlorBot(commands.Bot):
         self.private_notes = PrivateNotes()
         self.private_presses = PrivatePresses()
         self.ai = AiPlayer(self.host, post=lambda outcome: show_ai_move(self, outcome))
-        self.host.changed = self.ai.poke
+        self.autoplay = Autoplay(self.host, post=lambda outcome, player: show_autoplayed(self, outcome, player),
+                                 shards=self.settings.shards)
+        ai_poke, autoplay_poke = self.ai.poke, self.autoplay.poke
+
+        def changed(session: SessionRecord) -> None:
+            ai_poke(session)
+            autoplay_poke(session)
+
+        self.host.changed = changed
         await self.start_web()
         await self.start_ops()
         self.loop_lag.start()
         self.dispatcher.start()
+        self.autoplay.start()
+        if self.settings.shards is None or 0 in self.settings.shards.ids:  # DMs: shard 0 (bot.play.digest)
+            self.digests = DigestSender(self.host, DiscordDigest(self, self.dm_reach).send)
+            self.digests.start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         for extension in cog_extensions():
             await self.load_extension(extension)
@@ -230,6 +248,7 @@ class ParlorBot(commands.Bot):
             if panels:
                 log.info("brought %d private panels up to date", panels)
             await self.ai.resume(self.settings.shards)
+            await self.autoplay.resume()
 
     async def close(self) -> None:
         """Shut down gracefully: turn new interactions away, let those in flight finish (bounded),
@@ -240,6 +259,10 @@ class ParlorBot(commands.Bot):
             await self.dispatcher.stop(IN_FLIGHT_GRACE)
         if getattr(self, "ai", None) is not None:
             await self.ai.stop()
+        if getattr(self, "autoplay", None) is not None:
+            await self.autoplay.stop()
+        if getattr(self, "digests", None) is not None:
+            await self.digests.stop()
         if getattr(self, "collector", None) is not None:
             await self.collector.stop()
         if getattr(self, "foresight", None) is not None:

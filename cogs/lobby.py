@@ -14,6 +14,7 @@ from bot.discord.replies import board_message, games_embed, lobby_message, log_m
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME
 from bot.play.host import MoveOutcome, UserError
+from bot.play.pace_status import pacing_lines
 from bot.play.replay import narrated_moves
 from bot.play.text_view import MODES
 from bot.presentation.frontends import frontend_for
@@ -158,8 +159,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Start, join
             if await host.text_view.pictures_for(session.guild_id, str(interaction.user.id)):
                 png = await draw_off_loop(frontend_for(session.slug).draw_board, view, image_names(session),
                                           session.turn_events)
-            private = board_message(session, view, headline=waiting_line(session, view, host.clock()), png=png,
-                                    with_buttons=False)
+            headline = "\n".join(line for line in [waiting_line(session, view, host.clock()),
+                                                     *await pacing_lines(host, session, host.clock())] if line)
+            private = board_message(session, view, headline=headline or None, png=png, with_buttons=False)
             # The table catches up here too if a crash left it behind (nothing happens when it is current).
             return Done(session_id=session.id, private=private)
 

@@ -16,9 +16,12 @@ from discord.ext import commands
 from bot.discord import records
 from bot.discord.actions import Done, guarded, host_of, play
 from bot.discord.attachments import attachment
+from bot.discord.digest_note import digest_on
 from bot.discord.dm_reach import refused_dm
 from bot.discord.share import answer_privately, shareable
 from bot.play.ai_seats import AI_NAME, is_ai_id
+from bot.play.away import allowance
+from bot.play.digest import set_digest
 from bot.play.host import UserError
 from bot.play.ratings import AI_RATED, ALL, PEOPLE
 from bot.play.text_view import MODES
@@ -39,6 +42,7 @@ def _require_manage_guild(interaction: discord.Interaction) -> None:
 ALREADY_ON = ("Turn notices were already on: I'll send you a direct message with a link to the game when it "
               "becomes your turn. `/notify off` stops them.")
 ALREADY_OFF = "Turn notices were already off. `/notify on` turns them on."
+NO_DIGEST = "No more daily digest. `/notify on` sends a message per turn, `/notify digest` one a day."
 DMS_CLOSED = ("I can't send you direct messages, so turn notices stay off. Allow direct messages from this "
               "server's members (Privacy Settings), then `/notify on` again.")
 DMS_STILL_CLOSED = ("Turn notices are on, but I can't send you direct messages, so none reaches you. Allow direct "
@@ -50,17 +54,26 @@ class Turns(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="notify", description="Get a direct message when it becomes your turn")
-    @app_commands.describe(state="on: DM me when it is my turn; off: stop")
+    @app_commands.describe(state="on: DM me when it is my turn; digest: one DM a day; off: stop",
+                           hour="digest: the hour of the day it comes, in your /preferences time zone (default 8)")
     @app_commands.choices(state=[app_commands.Choice(name="on", value="on"),
+                                 app_commands.Choice(name="digest", value="digest"),
                                  app_commands.Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
+    async def notify(self, interaction: discord.Interaction, state: app_commands.Choice[str],
+                     hour: app_commands.Range[int, 0, 23] | None = None) -> None:
         async def work() -> Done:
             user, on = str(interaction.user.id), state.value == "on"
+            if state.value == "digest":
+                return await digest_on(interaction, user, 8 if hour is None else hour)
+            had_digest = (await host_of(interaction).store.pacing.players([user]))[user].digest_hour is not None
+            if had_digest:
+                await set_digest(host_of(interaction), user, None)  # on or off: no digest any more
             reach = interaction.client.dm_reach  # type: ignore[attr-defined]
             refused_since = await reach.reopen(user)
             already = on == await host_of(interaction).wants_turn_dms(user)
             if already and not (on and refused_since):
-                return Done(private={"content": ALREADY_ON if on else ALREADY_OFF})
+                return Done(private={"content": NO_DIGEST if had_digest and not on else
+                                     ALREADY_ON if on else ALREADY_OFF})
             if on:
                 try:
                     await interaction.user.send("Turn notices are on: I'll message you here with a link when it "
@@ -93,6 +106,20 @@ class Turns(commands.Cog):
     async def clock(self, interaction: discord.Interaction,
                     hours: app_commands.Range[float, 1.0, 2160.0] | None = None) -> None:
         await guarded(interaction, lambda: self._set_hours(interaction, turn_clock_hours=hours))
+
+    @settings.command(name="away", description="Away days a player may take a year on this server (default 14)")
+    @app_commands.describe(days="Leave out to see the current setting")
+    async def away_days(self, interaction: discord.Interaction,
+                        days: app_commands.Range[int, 0, 365] | None = None) -> None:
+        async def work() -> None:
+            store, guild_id = host_of(interaction).store, str(interaction.guild_id)
+            if days is not None:
+                _require_manage_guild(interaction)
+                await store.pacing.set_away_days(guild_id, days)
+            text = f"Each player may be `/away` {await allowance(store, guild_id)} days a year on this server."
+            await interaction.response.send_message(f"Saved. {text}" if days is not None else text, ephemeral=True)
+
+        await guarded(interaction, work)
 
     @settings.command(name="tables", description="Show this server's game tables as pictures or as text only")
     @app_commands.describe(mode="text: no pictures, for screen readers and slow connections (leave out to see)")

@@ -51,6 +51,6 @@ class Pacing:
         """Whom the game waits on after a change by `actor`, since when, and the timers that follow."""
         to_act = [player for player in to_act if player not in session.ai_played]  # the AI never idles
         if not to_act:
-            return no_wait()
+            return no_wait(actor, self.sessions.clock())
         return plan_wait(session.waiting_since, to_act, actor=actor, now=self.sessions.clock(),
                          periods=await self.periods_for(session.guild_id))

@@ -4,13 +4,15 @@ ends a game on its idle players, the AI standing in for them instead, and a play
 from __future__ import annotations
 
 from bot.play.ai_seats import new_ai_seats
+from bot.play.away import auto_away, away_notes
 from bot.play.finishing import ratings_after, timed_out
 from bot.play.lobby import Lobby
 from bot.play.outcome import MoveOutcome
 from bot.play.pacing import Pacing
+from bot.play.pauses import claim_left
 from bot.play.refusals import SEATS_SAVED, UserError
 from bot.play.sessions import Sessions
-from bot.play.turn_clock import claim_time_left, format_duration, no_wait
+from bot.play.turn_clock import format_duration, no_wait
 from bot.storage.store import Seat, SessionRecord
 from games import get_game
 
@@ -45,8 +47,11 @@ class Seats:
         if player in idle:
             raise UserError("The game is waiting on you: make your move instead.")
         periods = await self.pacing.periods_for(session.guild_id)
-        left = claim_time_left(session.waiting_since, idle, fallback=session.updated_at, now=self.sessions.clock(),
-                               periods=periods)
+        left = await claim_left(self.sessions.store, session, idle, self.sessions.clock(), periods)
+        if left > 0 and (away := await away_notes(self.sessions.store, session, self.sessions.clock(), idle)):
+            raise UserError(f"The turn clock stands still: {'; '.join(away)}. Nobody can {verb} meanwhile.")
+        if left <= 0 and (saved := await auto_away(self.sessions.store, session, idle, self.sessions.clock())):
+            raise UserError(f"The turn clock ran out, but an away day was kept for this: {'; '.join(saved)}.")
         if left > 0:
             raise UserError(f"The turn clock has not run out yet. You can {verb} in "
                             f"{format_duration(left, round_up=True)}.")

@@ -29,7 +29,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.play.host import Clock, Host
-from bot.play.turn_clock import Periods, claim_time_left, next_reminder, wait_began
+from bot.play.pauses import claim_left, paces
+from bot.play.turn_clock import Periods, next_reminder, wait_began
 from bot.runtime.background import Background
 from bot.runtime.shards import Shards
 from bot.storage.store import SessionRecord, Timer
@@ -163,6 +164,10 @@ class TurnDispatcher:
         if session is None or not still_waiting:
             await self.store.fire_timer(timer, None)
             return None
+        held = (await paces(self.store, session.guild_id, [timer.player], now))[timer.player].held_until(now)
+        if held is not None:  # his quiet hours or away: it waits until they end (bot.play.pauses)
+            await self.store.pacing.postpone_timer(timer.id, held)
+            return None
         periods = await self.host.periods_for(session.guild_id)
         if timer.kind == "notice":
             return TurnNotice(session, timer.player) if await self.store.fire_timer(timer, None) else None
@@ -170,7 +175,6 @@ class TurnDispatcher:
             return None
         to_act = self.host.to_act(session)
         others = [seat.id for seat in session.players if seat.id not in to_act and not seat.ai]  # the AI never claims
-        claim_in = claim_time_left(session.waiting_since, to_act, fallback=session.updated_at, now=now,
-                                   periods=periods) if others else None
+        claim_in = await claim_left(self.store, session, to_act, now, periods) if others else None
         waited = now - wait_began(session.waiting_since, timer.player, session.updated_at)
         return Reminder(session, timer.player, waited=waited, claim_in=claim_in, periods=periods)

@@ -81,12 +81,12 @@ def plan_wait(previous: Mapping[str, float] | None, to_act: Sequence[str], *, ac
         add.append(NewTimer(kind="reminder", player=player, due_at=now + periods.reminder_seconds))
         if player not in previous and player != actor:
             add.append(NewTimer(kind="notice", player=player, due_at=now))
-    return WaitPlan(waiting_since=since or None, timers=TimerPlan(keep=keep, add=add))
+    return WaitPlan(waiting_since=since or None, timers=TimerPlan(keep=keep, add=add, actor=actor, at=now))
 
 
-def no_wait() -> WaitPlan:
-    """The game waits on nobody any more: no wait, no timers."""
-    return WaitPlan(waiting_since=None, timers=TimerPlan())
+def no_wait(actor: str | None = None, at: float = 0.0) -> WaitPlan:
+    """The game waits on nobody any more: no wait, no timers (a last move by `actor` still ends his away)."""
+    return WaitPlan(waiting_since=None, timers=TimerPlan(actor=actor, at=at))
 
 
 def next_reminder(due_at: float, now: float, periods: Periods) -> float:

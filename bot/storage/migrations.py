@@ -152,4 +152,31 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tables ADD COLUMN retiring TEXT NOT NULL DEFAULT '[]';
     """,
+    # 12: days-long games (issue 43, bot.play.pauses): a player's time zone, quiet hours and choices, a server's
+    # away allowance, each away period, and the forced moves due to be played for their players
+    """
+    ALTER TABLE user_settings ADD COLUMN time_zone TEXT;
+    ALTER TABLE user_settings ADD COLUMN quiet_from INTEGER;
+    ALTER TABLE user_settings ADD COLUMN quiet_to INTEGER;
+    ALTER TABLE user_settings ADD COLUMN autoplay INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN auto_away INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN digest_hour INTEGER;
+    ALTER TABLE user_settings ADD COLUMN digest_due REAL;
+    ALTER TABLE guild_settings ADD COLUMN away_days INTEGER;
+    CREATE TABLE away_periods (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        starts REAL NOT NULL,
+        ends REAL NOT NULL,
+        reason TEXT,
+        PRIMARY KEY (guild_id, user_id, starts)
+    );
+    CREATE TABLE autoplay_due (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        player TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (session_id, player)
+    );
+    CREATE INDEX user_settings_digest ON user_settings (digest_due) WHERE digest_due IS NOT NULL;
+    """,
 ]

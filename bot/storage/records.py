@@ -114,6 +114,10 @@ class TimerPlan(BaseModel):
 
     keep: list[str] = []
     add: list[NewTimer] = []
+    actor: str | None = None
+    """The player whose move this write is: it ends his away on the game's server, and his forced move due
+    (bot.play.pauses, bot.play.autoplay)."""
+    at: float = 0.0
 
 
 class TableRecord(BaseModel):

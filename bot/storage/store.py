@@ -26,6 +26,7 @@ from bot.storage import db_files
 from bot.storage.db_connection import SerializedConnection
 from bot.storage.dialects import DATABASE_URL_HELP, POSTGRES_URLS, SQLITE_URL, SqliteDialect
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.pacing import Pacing
 from bot.storage.postgres import PostgresConnection
 from bot.storage.ratings import Ratings
 from bot.storage.records import (
@@ -127,6 +128,8 @@ class Store:
         self._ratings = Ratings(self._db)
         self._tables = Tables(self._db)
         self._web_links = WebLinks(self._db)
+        self.pacing = Pacing(self._db)
+        """Players' zones, quiet hours, away periods and forced moves due (bot.play.pauses)."""
 
     @classmethod
     async def connect(cls, url: str) -> Store:

@@ -84,7 +84,7 @@ def timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequen
     """Drop fired timers and pending ones not kept (one DELETE), then add the new ones: an INSERT each, in the
     order of `plan.add` (a notice is written only for a player who asked for turn DMs, decided here inside the
     write's own transaction, so a move reads nothing before it: bot.play.turn_clock). `earliest_due` reads their
-    results in that order."""
+    results in that order. A player's own move then ends his away and drops his forced move due."""
     keep = list(dict.fromkeys(plan.keep))
     sql = "DELETE FROM timers WHERE session_id = ?"
     if keep:
@@ -95,4 +95,11 @@ def timer_statements(session_id: int, plan: TimerPlan) -> list[tuple[str, Sequen
             statements.append((_INSERT_WANTED_NOTICE, (session_id, timer.due_at, timer.player)))
         else:
             statements.append((_INSERT_TIMER, (session_id, timer.kind, timer.player, timer.due_at)))
+    if plan.actor is not None:
+        statements += [(_END_AWAY, (plan.at, plan.actor, plan.at, plan.at, session_id)),
+                       ("DELETE FROM autoplay_due WHERE session_id = ? AND player = ?", (session_id, plan.actor))]
     return statements
+
+
+_END_AWAY = ("UPDATE away_periods SET ends = ? WHERE user_id = ? AND starts <= ? AND ends > ?"
+             " AND guild_id = (SELECT guild_id FROM sessions WHERE id = ?)")
