@@ -1,4 +1,4 @@
-"""Days-long games (issue 43): `/preferences` (time zone, quiet hours, autoplay) and `/away` (away days).
+"""Days-long games: `/preferences` (time zone, quiet hours, autoplay) and `/away` (away days).
 
 Per-player choices are `/preferences`, not `/settings me`: `/settings` is for the server's moderators (Discord
 hides the whole group from members without Manage Server).

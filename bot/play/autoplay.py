@@ -1,4 +1,4 @@
-"""Moves made for a player, by his choice (issue 43, `/preferences autoplay:on`): a forced move is played for him
+"""Moves made for a player, by his choice (`/preferences autoplay:on`): a forced move is played for him
 after a short grace.
 
 Rulings:

@@ -1,4 +1,4 @@
-"""Away days (issue 43): a player away from a server has his turn clocks frozen in every game there, his
+"""Away days: a player away from a server has his turn clocks frozen in every game there, his
 reminders and turn DMs held (bot.play.pauses), and nobody may claim against him.
 
 Rulings:

@@ -1,4 +1,4 @@
-"""One digest a day instead of a DM per turn (issue 43, `/notify digest`).
+"""One digest a day instead of a DM per turn (`/notify digest`).
 
 Rulings:
 - `/notify` has three modes: `on` (a DM per turn), `digest` (one DM a day, at the whole hour he chose in his own

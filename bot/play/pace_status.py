@@ -1,4 +1,4 @@
-"""Pacing stated per game (issue 43): how long the player to act has before a claim, when his next reminder
+"""Pacing stated per game: how long the player to act has before a claim, when his next reminder
 comes, and whether he is away or in quiet hours, for `/game status` and the digest.
 
 Times are Discord timestamps, which each reader sees in his own zone; nothing private is said (an away reason

@@ -1,4 +1,4 @@
-"""Days-long games (issue 43): each player's time zone and quiet hours, and away periods, pause his turn clock
+"""Days-long games: each player's time zone and quiet hours, and away periods, pause his turn clock
 and hold what is due for him (reminders, turn DMs) until they end.
 
 Rulings:

@@ -1,4 +1,4 @@
-"""Alt text: every picture Parlor sends carries the game's state in words (issue 25), briefly (issue 42).
+"""Alt text: every picture Parlor sends carries the game's state in words (issue 25), briefly.
 
 Discord reads an attachment's `description` to screen-reader users, up to `ALT_TEXT_MAX` characters.
 `bot.discord.attachments.attachment` is the one place Parlor builds a file to send, and it refuses a file without

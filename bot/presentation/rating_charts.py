@@ -1,10 +1,10 @@
-"""Rating charts (issue 45): a player's rating after each of his rated games of one game, as `/stats` attaches it
+"""Rating charts: a player's rating after each of his rated games of one game, as `/stats` attaches it
 and the leaderboard's web page shows it (the picture: bot.presentation.render.rating_chart).
 
 The points are the ratings stored after each game (`rating_changes`, bot.storage.ratings.rating_history), shown as
 players see them (bot.play.ratings.shown): the chart's last point is the rating `/stats` and the leaderboard give.
 
-Rulings where issue 45 is silent:
+Rulings (where nothing asked said otherwise):
 - `/stats` without a game charts the game in which the player has the most rated games in the pool (ties: the
   game's slug, alphabetically); with a game he has no rated game of, it says so in words and draws nothing.
 - The pool is games between people, as `/stats` shows first; the AI's own chart (`/stats user:@Parlor`) is of

@@ -1,11 +1,11 @@
-"""A game's story told again: each update of its table, rebuilt from the move log (issue 45).
+"""A game's story told again: each update of its table, rebuilt from the move log.
 
 The table drew `draw_board(ended_view(session, view), image_names(session), session.turn_events)` after every
 committed move; a replay draws the same call for each move replayed from the log, so each frame is the very
 picture the table showed then (tests/bot/test_replay.py compares the bytes). Only the public view is ever drawn:
 a Johari Bones replay holds no bone the public table did not show.
 
-Rulings where issue 45 is silent:
+Rulings (where nothing asked said otherwise):
 - The first update is the table as the game began (its setup, the "began" narration), then one per logged
   move, undo entries included (the table showed those too). A game that ended without a move of its own
   (abandoned, or claimed on the turn clock) gets one more update: its final table, exactly as it stands.

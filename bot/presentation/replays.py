@@ -1,4 +1,4 @@
-"""Replays made once and kept (issue 45): the log replayed in a worker thread, the frames drawn and encoded in
+"""Replays made once and kept: the log replayed in a worker thread, the frames drawn and encoded in
 the drawing pool (bot.runtime.drawing), never on the event loop.
 
 A finished game never changes, so a replay is kept per game (and version, and the names its pictures give,

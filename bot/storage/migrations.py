@@ -152,7 +152,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tables ADD COLUMN retiring TEXT NOT NULL DEFAULT '[]';
     """,
-    # 12: days-long games (issue 43, bot.play.pauses): a player's time zone, quiet hours and choices, a server's
+    # 12: days-long games (bot.play.pauses): a player's time zone, quiet hours and choices, a server's
     # away allowance, each away period, and the forced moves due to be played for their players
     """
     ALTER TABLE user_settings ADD COLUMN time_zone TEXT;

@@ -63,7 +63,7 @@ class Ratings(Repository):
 
     async def rating_history(self, guild_id: str, player: str, slug: str, pool: str) -> list[tuple[int, Rating]]:
         """(game, `player`'s rating after it) for each rated game of `slug` in `pool` on one server, in the order
-        they counted (each adds one to his games there): the points of his rating chart (issue 45)."""
+        they counted (each adds one to his games there): the points of his rating chart."""
         async with self._db.execute(
             "SELECT c.session_id, c.mu, c.sigma, c.games FROM rating_changes c JOIN sessions s ON s.id = c.session_id"
             " WHERE c.player = ? AND c.pool = ? AND s.guild_id = ? AND s.slug = ? ORDER BY c.games, c.session_id",

@@ -1,4 +1,4 @@
-"""A finished game's story on its public page (issue 45): each update of its table, stepped through with first /
+"""A finished game's story on its public page: each update of its table, stepped through with first /
 previous / next / last, a slider and the ← → keys (static/history.js), each step with an address of its own
 (`?step=N`).
 
@@ -7,7 +7,7 @@ public view only, so a Johari Bones step shows no bone the table did not. A step
 `draw_board` at that update; its words are the move's line as `/game log` tells it (the page's log: names as the
 page shows them), the table's narration then, the board in words, and the dice the move rolled.
 
-Rulings where issue 45 is silent:
+Rulings (where nothing asked said otherwise):
 - Every update is a step, in every game (Crayon Rails too, whose animated replay shows one frame a turn): a page
   is read at the reader's pace, and a turn's every step is worth seeing there. Step 0 is the table as the game
   began; a game that ended without a move of its own (abandoned, claimed) ends on one more step saying so.

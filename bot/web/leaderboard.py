@@ -1,4 +1,4 @@
-"""The leaderboard's web page (issue 45): a server's best-rated players of each game, each with the chart of his
+"""The leaderboard's web page: a server's best-rated players of each game, each with the chart of his
 rating over his games (bot.presentation.rating_charts), the same chart `/stats` attaches.
 
 `/leaderboard`'s answer links to it when the web pages are on. Its address is signed per server
@@ -6,8 +6,8 @@ rating over his games (bot.presentation.rating_charts), the same chart `/stats` 
 `/leaderboard` shows anyone on the server, nothing more. The page is plain HTML drawn here (no script): every
 name and word escaped, each chart an image with its alt text (first, highest and current rating).
 
-Rulings where issue 45 is silent: the page shows each rated game's top ten (`/leaderboard game:` shows one game's
-ten), in the pool the server's leaderboard counts (`/settings leaderboard`), and each chart is of that pool.
+Rulings (where nothing asked said otherwise): the page shows each rated game's top ten (`/leaderboard game:`
+shows one game's ten), in the pool the server's leaderboard counts (`/settings leaderboard`), and each chart is of that pool.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A replay's frames assembled into one animated picture (issue 45): GIF or WebP, whichever is smaller.
+"""A replay's frames assembled into one animated picture: GIF or WebP, whichever is smaller.
 
 Each frame is the table's own picture (bot.presentation.replay.picture), unchanged, above a band with its
 move line in the boards' body type (about 12 px on a 400 px phone). Both formats are lossless here: the

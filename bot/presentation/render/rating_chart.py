@@ -1,4 +1,4 @@
-"""A player's rating over his games of one game (issue 45): `/stats` attaches it, the leaderboard's web page shows
+"""A player's rating over his games of one game: `/stats` attaches it, the leaderboard's web page shows
 one per player.
 
 A palette PNG 720 px wide (about 400 px on a phone, where its labels read at the boards' key size), drawn off the
@@ -6,7 +6,7 @@ event loop like every picture (bot.runtime.drawing). One point per rated game, i
 rating shown after it (bot.play.ratings.shown); the first, the highest and the current rating are written on it
 and told in its alt text (`chart_alt_text`).
 
-Rulings where issue 45 is silent:
+Rulings (where nothing asked said otherwise):
 - One game alone is drawn as one point (a line needs two), with the same labels.
 - The vertical scale spans the ratings drawn, padded by 10 and at least 40 wide, so a small change reads as small;
   its three labelled lines are the lowest, the middle and the highest of that span, rounded.
