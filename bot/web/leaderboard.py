@@ -7,7 +7,8 @@ rating over his games (bot.presentation.rating_charts), the same chart `/stats` 
 name and word escaped, each chart an image with its alt text (first, highest and current rating).
 
 Rulings (where nothing asked said otherwise): the page shows each rated game's top ten (`/leaderboard game:`
-shows one game's ten), in the pool the server's leaderboard counts (`/settings leaderboard`), and each chart is of that pool.
+shows one game's ten), in the pool the server's leaderboard counts (`/settings leaderboard`), and each chart is
+of that pool.
 """
 
 from __future__ import annotations
