@@ -96,12 +96,18 @@ def turn_line(session: SessionRecord, public_view: dict, escape: Escape = markdo
     for player in people:
         asked.setdefault(frontend.turn_words(public_view, player), []).append(player)
     lines = [f"{', '.join(mention(p) for p in group)}: {words}." for words, group in asked.items()]
+    return "\n".join([*lines, *ai_turn_lines(session, to_act, escape)])
+
+
+def ai_turn_lines(session: SessionRecord, to_act: list[str], escape: Escape) -> list[str]:
+    """What the AI is doing among those to act: playing a person's turn for him, or thinking in its own seat."""
+    lines = []
     for seat in session.players:
         if seat.id in to_act and seat.stand_in:
             lines.append(f"{AI_NAME} is playing {escape(seat.name)}'s turn.")
         elif seat.id in to_act and seat.ai:
             lines.append(f"{mention(seat.id)} is thinking.")
-    return "\n".join(lines)
+    return lines
 
 
 def watch_line(session: SessionRecord, public_view: dict, escape: Escape = markdown_escaped) -> str:
@@ -118,12 +124,7 @@ def watch_line(session: SessionRecord, public_view: dict, escape: Escape = markd
         turn = f"{who}'s turn." if len(people) == 1 else f"{who} to act."
         awaited = frontend_for(session.slug).alt_awaited(public_view, text_names(session))
         lines.append(f"{turn} {awaited}".strip())
-    for seat in session.players:
-        if seat.id in to_act and seat.stand_in:
-            lines.append(f"{AI_NAME} is playing {escape(seat.name)}'s turn.")
-        elif seat.id in to_act and seat.ai:
-            lines.append(f"{mention(seat.id)} is thinking.")
-    return "\n".join(lines)
+    return "\n".join([*lines, *ai_turn_lines(session, to_act, escape)])
 
 
 def move_prompt(session: SessionRecord, public_view: dict, own_view: dict, player: str) -> str:
