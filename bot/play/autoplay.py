@@ -17,13 +17,13 @@ Rulings:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 from bot.play.host import Host, MoveOutcome, UserError
 from bot.play.pauses import paces
 from bot.runtime.background import Background
+from bot.runtime.due import Wait, run_when_due, wait_for_event
 from bot.runtime.shards import Shards
 from bot.storage.store import SessionRecord
 
@@ -35,12 +35,6 @@ POLL_SECONDS = 60.0
 AUTOPLAYABLE = frozenset({"roll"})
 
 Post = Callable[[MoveOutcome, str], Awaitable[None]]
-Wait = Callable[[asyncio.Event, float | None], Awaitable[None]]
-
-
-async def _wait(event: asyncio.Event, timeout: float | None) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
 
 
 def forced_action(host: Host, session: SessionRecord, player: str) -> dict | None:
@@ -57,7 +51,8 @@ class Autoplay:
     """Schedules forced moves of players who chose autoplay, and plays them once due."""
 
     def __init__(self, host: Host, post: Post, *, grace: float = GRACE_SECONDS,
-                 clock: Callable[[], float] | None = None, wait: Wait = _wait, shards: Shards | None = None) -> None:
+                 clock: Callable[[], float] | None = None, wait: Wait = wait_for_event,
+                 shards: Shards | None = None) -> None:
         self.host = host
         self.post = post
         self.grace = grace
@@ -115,16 +110,9 @@ class Autoplay:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
     async def run(self) -> None:
-        while True:
-            self._wakeup.clear()
-            try:
-                await self.play_due()
-                due = await self.host.store.pacing.next_autoplay(self.shards)
-                timeout = POLL_SECONDS if due is None else min(POLL_SECONDS, max(0.0, due - self.clock()))
-            except Exception:
-                log.exception("autoplay failed; retrying")
-                timeout = POLL_SECONDS
-            await self._wait(self._wakeup, timeout)
+        await run_when_due(self.play_due, lambda: self.host.store.pacing.next_autoplay(self.shards),
+                           wakeup=self._wakeup, wait=self._wait, clock=self.clock, poll=POLL_SECONDS, log=log,
+                           failed="autoplay failed; retrying")
 
     async def play_due(self) -> int:
         """Play every forced move due now; how many were played."""

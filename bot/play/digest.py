@@ -14,7 +14,6 @@ Rulings:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -24,6 +23,7 @@ from bot.play.host import Host
 from bot.play.pauses import zone
 from bot.play.turn_clock import wait_began
 from bot.runtime.background import Background
+from bot.runtime.due import Wait, run_when_due, wait_for_event
 from bot.storage.store import SessionRecord
 
 log = logging.getLogger(__name__)
@@ -40,14 +40,6 @@ class Digest:
 
 
 SendDigest = Callable[[Digest], Awaitable[None]]
-Wait = Callable[[asyncio.Event, float | None], Awaitable[None]]
-
-
-async def _wait(event: asyncio.Event, timeout: float | None) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
-
-
 def next_digest(now: float, hour: int, time_zone: str | None) -> float:
     """The first `hour`:00 in his zone after `now`."""
     tz = zone(time_zone)
@@ -83,7 +75,7 @@ class DigestSender:
     """Sends the digests due; `run` is the long-lived loop, `send_due` one pass."""
 
     def __init__(self, host: Host, send: SendDigest, *, clock: Callable[[], float] | None = None,
-                 wait: Wait = _wait) -> None:
+                 wait: Wait = wait_for_event) -> None:
         self.host = host
         self.send = send
         self.clock = clock or host.clock
@@ -98,16 +90,8 @@ class DigestSender:
         await self._loop.stop()
 
     async def run(self) -> None:
-        while True:
-            self._wakeup.clear()
-            try:
-                await self.send_due()
-                due = await self.host.store.pacing.next_digest()
-                timeout = POLL_SECONDS if due is None else min(POLL_SECONDS, max(0.0, due - self.clock()))
-            except Exception:
-                log.exception("the digest sender failed; retrying")
-                timeout = POLL_SECONDS
-            await self._wait(self._wakeup, timeout)
+        await run_when_due(self.send_due, self.host.store.pacing.next_digest, wakeup=self._wakeup, wait=self._wait,
+                           clock=self.clock, poll=POLL_SECONDS, log=log, failed="the digest sender failed; retrying")
 
     async def send_due(self) -> int:
         """Send every digest due now that lists a game; how many were sent (or attempted)."""

@@ -32,6 +32,7 @@ from bot.play.host import Clock, Host
 from bot.play.pauses import claim_left, paces
 from bot.play.turn_clock import Periods, next_reminder, wait_began
 from bot.runtime.background import Background
+from bot.runtime.due import Wait, wait_for_event
 from bot.runtime.shards import Shards
 from bot.storage.store import SessionRecord, Timer
 
@@ -61,16 +62,6 @@ class TurnNotice:
 
 Send = Callable[[Reminder], Awaitable[None]]
 SendNotice = Callable[[TurnNotice], Awaitable[None]]
-Wait = Callable[[asyncio.Event, float | None], Awaitable[None]]
-
-
-async def wait_for_event(event: asyncio.Event, timeout: float | None) -> None:
-    """Return when `event` is set or after `timeout` seconds (never, for None)."""
-    if timeout is None:
-        await event.wait()
-        return
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
 
 
 class TurnDispatcher:
