@@ -40,6 +40,7 @@ import bot.presentation.render.canvas
 import bot.runtime.collector
 import bot.storage.db_connection
 from bot.play.host import Host
+from bot.play.moves import Mover
 from bot.storage.store import Store
 from games import get_game
 
@@ -131,7 +132,7 @@ def instrument() -> None:
     timing(bot.discord.actions, "acknowledge", "acknowledge (defer; until Discord answered)")
     timing(bot.discord.actions, "guarded", "Parlor's handler (after discord.py's dispatch)")
     timing(Host, "open_session", "read: the channel's open game (kept in memory)")
-    timing(Host, "_act_locked", "host: engine, views and commit")
+    timing(Mover, "_act_locked", "host: engine, views and commit")
     timing(Store, "record_move", "  of which: the commit (record_move)")
     timing(bot.storage.db_connection, "_run_group", "    of which: on the database thread (statements, sync)")
     timing(bot.discord.table.Tables, "_show_as_it_lands",
