@@ -64,7 +64,7 @@ def circles(graph: grimp.ImportGraph) -> list[list[str]]:
 
 
 def test_no_modules_import_each_other_in_a_circle():
-    graph = grimp.build_graph(*PACKAGES)
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)  # no cache: the suite may run in any folder
     assert circles(graph) == []
 
 

@@ -90,6 +90,7 @@ async def test_keys_and_slider_step_through_every_update_and_say_what_game_log_s
     shared = await page.get_attribute("#step-link", "href")
     assert shared.endswith(f"?step={count - 2}")
     _, other = await Recorder.open(browser, f"{base}?step=3")
+    await other.locator("#history:not([hidden])").wait_for()
     await step_shown(other, 3, count, lines[3])
     assert all(url.startswith(parlor.web.base_url) for url in recorder.urls)
 

@@ -36,20 +36,24 @@
     if (remember) window.history.replaceState(null, "", url.pathname + url.search);
   }
 
-  async function load(address) {
+  async function load(address, tries = 5) {
     loading = true;
+    let again = false;
     try {
       const answer = await fetch(address, { cache: "no-store" });
       const data = await answer.json();
+      if (answer.status >= 500) again = true;  // a bot restarting or busy: an ended game's steps will come
       if (!answer.ok || !Array.isArray(data.steps) || !data.steps.length) return;
       steps = data.steps;
       $("step-slider").max = String(steps.length - 1);
       $("history").hidden = false;
       show(wanted(steps.length), false);
     } catch (error) {
-      // The step-through is extra: the page itself still shows the game.
+      again = true;  // the network or the bot failed this once; the page itself still shows the game
     } finally {
       loading = false;
+      // An ended game's page gets no more updates to ask again on, so a failed load is tried again here.
+      if (again && tries > 1) setTimeout(() => { if (!steps && !loading) load(address, tries - 1); }, 1000);
     }
   }
 
